@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// Packaging gate for every published workspace package: pack the tarball, lint it with publint and
+// @arethetypeswrong/cli, then load every built entry point with both `import` and `require` (and run each bin with
+// --help). Runs offline; exits non-zero on the first package that fails.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const packDir = mkdtempSync(join(tmpdir(), 'crawlee-distributed-pack-'));
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+let passed = 0;
+let failed = 0;
+
+function check(label, fn) {
+  try {
+    fn();
+    passed++;
+    console.log(`  ok   ${label}`);
+  } catch (error) {
+    failed++;
+    console.log(`  FAIL ${label}\n${String(error.stdout ?? '')}${String(error.stderr ?? '')}${error.message}`);
+  }
+}
+
+const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: 'pipe', encoding: 'utf8' });
+
+const packages = readdirSync(join(root, 'packages'))
+  .map((dir) => join(root, 'packages', dir))
+  .filter((dir) => existsSync(join(dir, 'package.json')))
+  .map((dir) => ({ dir, json: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
+  .filter(({ json }) => !json.private);
+
+for (const { dir, json } of packages) {
+  console.log(`${json.name}@${json.version}`);
+  if (!existsSync(join(dir, 'dist'))) {
+    check('built (dist/ exists; run `npm run build` first)', () => {
+      throw new Error('no dist/');
+    });
+    continue;
+  }
+  let tarball;
+  check('npm pack', () => {
+    const out = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', packDir], dir));
+    tarball = join(packDir, out[0].filename);
+  });
+  if (!tarball) continue;
+  check('publint (tarball)', () => run(bin('publint'), ['run', tarball, '--strict'], dir));
+  check('attw (tarball, node16 + bundler)', () => run(bin('attw'), [tarball, '--profile', 'node16'], dir));
+  const subpaths = Object.keys(json.exports ?? { '.': null }).filter((p) => p !== './package.json');
+  for (const sub of subpaths) {
+    const spec = sub === '.' ? json.name : `${json.name}/${sub.slice(2)}`;
+    check(`require('${spec}')`, () => {
+      const out = run(process.execPath, ['-e', `const m = require(${JSON.stringify(spec)}); if (!Object.keys(m).length) throw new Error('no exports'); console.log(Object.keys(m).length)`], root);
+      if (!Number(out.trim())) throw new Error(`no exports from ${spec}`);
+    });
+    check(`import '${spec}'`, () => {
+      const out = run(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(spec)}); if (!Object.keys(m).length) throw new Error('no exports'); console.log(Object.keys(m).length)`], root);
+      if (!Number(out.trim())) throw new Error(`no exports from ${spec}`);
+    });
+  }
+  for (const [name, file] of Object.entries(typeof json.bin === 'string' ? { [json.name]: json.bin } : (json.bin ?? {}))) {
+    check(`bin ${name} --help`, () => {
+      const res = spawnSync(process.execPath, [join(dir, file), '--help'], { encoding: 'utf8' });
+      if (res.status !== 0 || !res.stdout.includes('Usage')) throw new Error(`exit ${res.status}: ${res.stdout}${res.stderr}`);
+    });
+  }
+}
+check('npm publish --dry-run --workspaces', () => run('npm', ['publish', '--dry-run', '--workspaces', '--ignore-scripts'], root));
+check('changeset status', () => run(bin('changeset'), ['status'], root));
+rmSync(packDir, { recursive: true, force: true });
+console.log(`packaging: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
