@@ -1,0 +1,107 @@
+import { InvalidUrlError } from '../errors/invalid-url-error.js';
+import { fingerprintDetails } from '../scrapy/fingerprint.js';
+import type { HeadersInput } from '../scrapy/headers.js';
+import { canonicalizeUrl } from '../w3lib/canonicalize-url.js';
+import { safeUrlString } from '../w3lib/safe-url-string.js';
+
+/** One line of the conformance input format (`shared/conformance/fingerprint/README.md`). */
+export interface ConformanceInput {
+  id: string;
+  category?: string;
+  method?: string;
+  url: string;
+  body_hex?: string;
+  body?: string;
+  headers?: HeadersInput;
+  include_headers?: string[];
+  keep_fragments?: boolean;
+  canonicalize_kwargs?: { keep_blank_values?: boolean; keep_fragments?: boolean; encoding?: string };
+}
+
+/** The computed fields, named as in `expected.jsonl`. */
+export interface ConformanceOutput {
+  id: string;
+  canonical_url: string | null;
+  canonical_error: string | null;
+  safe_url: string | null;
+  safe_url_error: string | null;
+  request_url: string | null;
+  request_method: string | null;
+  fp_url: string | null;
+  fp27: string | null;
+  fp27_json: string | null;
+  fp26: string | null;
+  fp_redis: string | null;
+  error: string | null;
+}
+
+/** Python-style `Type: message` text of an error. */
+export function errorText(error: unknown): string {
+  if (error instanceof InvalidUrlError) return error.pythonError;
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+function attempt<T>(fn: () => T): [T | null, string | null] {
+  try {
+    return [fn(), null];
+  } catch (error) {
+    return [null, errorText(error)];
+  }
+}
+
+/**
+ * Computes every field of one conformance case, the way the oracle does (canonical and safe URL of the raw input,
+ * then the request and its three fingerprints).
+ * @param input - one input line
+ * @returns the output line
+ */
+export function runConformanceCase(input: ConformanceInput): ConformanceOutput {
+  const keepFragments = input.keep_fragments ?? false;
+  const kwargs = input.canonicalize_kwargs ?? {};
+  const [canonical, canonicalError] = attempt(() =>
+    canonicalizeUrl(input.url, {
+      keepFragments: kwargs.keep_fragments ?? keepFragments,
+      keepBlankValues: kwargs.keep_blank_values,
+      encoding: kwargs.encoding,
+    }),
+  );
+  const [safe, safeError] = attempt(() => safeUrlString(input.url));
+  const request = {
+    url: input.url,
+    method: input.method ?? 'GET',
+    body: input.body_hex !== undefined ? Buffer.from(input.body_hex, 'hex') : input.body,
+    headers: input.headers,
+  };
+  const options = { includeHeaders: input.include_headers, keepFragments };
+  const out: ConformanceOutput = {
+    id: input.id,
+    canonical_url: canonical,
+    canonical_error: canonicalError,
+    safe_url: safe,
+    safe_url_error: safeError,
+    request_url: null,
+    request_method: null,
+    fp_url: null,
+    fp27: null,
+    fp27_json: null,
+    fp26: null,
+    fp_redis: null,
+    error: null,
+  };
+  try {
+    const fp27 = fingerprintDetails(request, { ...options, recipe: 'scrapy' });
+    const fp26 = fingerprintDetails(request, { ...options, recipe: 'scrapy-2.6' });
+    const redis = fingerprintDetails(request, { recipe: 'scrapy-redis' });
+    out.request_url = fp27.request.url;
+    out.request_method = fp27.request.method;
+    out.fp_url = fp27.url;
+    out.fp27 = fp27.digest.toString('hex');
+    out.fp27_json = fp27.hashed as string;
+    out.fp26 = fp26.digest.toString('hex');
+    out.fp_redis = redis.digest.toString('hex');
+  } catch (error) {
+    out.error = errorText(error);
+  }
+  return out;
+}

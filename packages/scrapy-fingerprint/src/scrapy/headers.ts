@@ -1,0 +1,44 @@
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { type BinaryString, bytesToBinary, encodeText } from '../python/codecs.js';
+import { pyTitle } from '../python/casing.js';
+
+/** One header value as Crawlee or a caller may give it. */
+export type HeaderValue = string | number | Uint8Array | null | undefined;
+
+/** Request headers: a name to one value or a list of values (`null` = present with no value). */
+export type HeadersInput = Record<string, HeaderValue | readonly HeaderValue[]>;
+
+/**
+ * Scrapy's `Headers` (a `CaselessDict`): the key is the UTF-8 of Python `str.title()` of the name, so names that
+ * differ only in case merge, their values appended in input order. Values are bytes (binary strings).
+ */
+export type ScrapyHeaders = Map<BinaryString, BinaryString[]>;
+
+function valueToBytes(name: string, value: HeaderValue, encoding: string): BinaryString {
+  if (typeof value === 'string') return encodeText(value, encoding);
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value)) throw new InvalidRequestError(`headers.${name}`, 'a number value must be an integer');
+    return String(value);
+  }
+  if (value instanceof Uint8Array) return bytesToBinary(value);
+  throw new InvalidRequestError(`headers.${name}`, 'values must be strings, integers, bytes or arrays of them');
+}
+
+/**
+ * Builds Scrapy's `Headers(headers, encoding)`.
+ * @throws {@link InvalidRequestError} for a value of an unsupported type
+ */
+export function buildHeaders(input: HeadersInput | undefined, encoding: string): ScrapyHeaders {
+  const headers: ScrapyHeaders = new Map();
+  if (!input) return headers;
+  for (const [name, raw] of Object.entries(input)) {
+    const key = encodeText(pyTitle(name), encoding);
+    let list = headers.get(key);
+    if (!list) headers.set(key, (list = []));
+    if (raw === null || raw === undefined) continue;
+    if (Array.isArray(raw)) {
+      for (const v of raw as readonly HeaderValue[]) list.push(valueToBytes(name, v, encoding));
+    } else list.push(valueToBytes(name, raw as HeaderValue, encoding));
+  }
+  return headers;
+}

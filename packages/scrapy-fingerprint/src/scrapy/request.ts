@@ -1,0 +1,80 @@
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { InvalidUrlError } from '../errors/invalid-url-error.js';
+import { type BinaryString, bytesToBinary, encodeText } from '../python/codecs.js';
+import { pyUpper } from '../python/casing.js';
+import { escapeAjax } from '../w3lib/escape-ajax.js';
+import { safeUrlString } from '../w3lib/safe-url-string.js';
+import { buildHeaders, type HeadersInput, type ScrapyHeaders } from './headers.js';
+
+/**
+ * A request as Crawlee describes it (`RequestOptions` / `Request`), or as Scrapy does. Only the fields that enter the
+ * fingerprint are read.
+ */
+export interface FingerprintRequest {
+  /** The URL, absolute. */
+  url: string;
+  /** HTTP method, any case. @defaultValue `'GET'` */
+  method?: string;
+  /** Crawlee's request body. */
+  payload?: string | Uint8Array | null;
+  /** Scrapy's name for the body; used when `payload` is absent. */
+  body?: string | Uint8Array | null;
+  /** Request headers; names are case-insensitive. */
+  headers?: HeadersInput;
+  /** Encoding of a string body, of header values and of the URL's query (Scrapy's `Request(encoding=)`). @defaultValue `'utf-8'` */
+  encoding?: string;
+}
+
+/** What Scrapy's `Request()` made of a request: the fields its fingerprint reads. */
+export interface ScrapyRequest {
+  /** `safe_url_string(url)` (and `escape_ajax` when emulating Scrapy <= 2.12). */
+  url: string;
+  /** `str(method).upper()`. */
+  method: string;
+  /** Body bytes as a binary string. */
+  body: BinaryString;
+  /** Scrapy's case-insensitive headers. */
+  headers: ScrapyHeaders;
+}
+
+/** Options of {@link buildScrapyRequest}. */
+export interface BuildRequestOptions {
+  /** Apply Scrapy <= 2.12's `escape_ajax` (`#!frag` → `?_escaped_fragment_=frag`). @defaultValue `false` */
+  escapeAjax?: boolean;
+}
+
+/**
+ * Does what Scrapy 2.18's `Request.__init__` does to url, method, body and headers.
+ * @param request - the request
+ * @param options - emulation switches
+ * @returns the processed request
+ * @throws {@link InvalidUrlError} for a URL Scrapy rejects (missing scheme, bad port, bad IPv6 literal)
+ * @throws {@link InvalidRequestError} for fields of the wrong type
+ * @throws {@link EncodingError} for an unknown or insufficient encoding
+ */
+export function buildScrapyRequest(request: FingerprintRequest, options: BuildRequestOptions = {}): ScrapyRequest {
+  if (request === null || typeof request !== 'object') {
+    throw new InvalidRequestError('request', 'expected an object with a `url` string');
+  }
+  const { url } = request;
+  if (typeof url !== 'string') {
+    throw new InvalidRequestError('url', `Request url must be str, got ${url === null ? 'null' : typeof url}`);
+  }
+  const encoding = request.encoding ?? 'utf-8';
+  const method = pyUpper(String(request.method ?? 'GET'));
+  let safe = safeUrlString(url, { encoding });
+  if (options.escapeAjax) safe = escapeAjax(safe);
+  if (!safe.includes('://') && !safe.startsWith('about:') && !safe.startsWith('data:')) {
+    throw new InvalidUrlError(url, 'missing-scheme', `Missing scheme in request url: ${safe}`);
+  }
+  const rawBody = request.payload ?? request.body;
+  let body: BinaryString;
+  if (rawBody === undefined || rawBody === null) body = '';
+  else if (typeof rawBody === 'string') body = encodeText(rawBody, encoding);
+  else if (rawBody instanceof Uint8Array) body = bytesToBinary(rawBody);
+  else throw new InvalidRequestError('payload', 'expected a string, a Buffer/Uint8Array, null or undefined');
+  if (request.headers !== undefined && request.headers !== null && typeof request.headers !== 'object') {
+    throw new InvalidRequestError('headers', 'expected an object mapping header names to values');
+  }
+  return { url: safe, method, body, headers: buildHeaders(request.headers, encoding) };
+}

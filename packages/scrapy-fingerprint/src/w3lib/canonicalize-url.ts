@@ -1,0 +1,124 @@
+import { idnaEncode } from '../idna/idna.js';
+import { encodeText, UnicodeEncodeFailure } from '../python/codecs.js';
+import { quoteBinary, quotePlusBinary, unquoteBinary } from '../python/quote.js';
+import { type ParseResult, urlparse, urlunparse } from '../python/urlsplit.js';
+import { PATH_SAFE, SAFE, strip } from './safe-chars.js';
+
+/** Options of {@link canonicalizeUrl}. */
+export interface CanonicalizeUrlOptions {
+  /**
+   * Keep query arguments with an empty value (`a=` and a bare `a`).
+   * @defaultValue `true`
+   */
+  keepBlankValues?: boolean;
+  /**
+   * Keep the `#fragment`.
+   * @defaultValue `false`
+   */
+  keepFragments?: boolean;
+  /**
+   * Encoding for the query and fragment; falls back to UTF-8 when it cannot encode them, as w3lib does.
+   * @defaultValue `'utf-8'`
+   */
+  encoding?: string;
+}
+
+interface SafeParts {
+  scheme: string;
+  netloc: string;
+  path: string;
+  params: string;
+  query: string;
+  fragment: string;
+}
+
+/** w3lib `_safe_ParseResult`: IDNA on the whole netloc (raw on failure), quote the other parts. */
+function safeParts(p: ParseResult, encoding: string): SafeParts {
+  let netloc: string;
+  try {
+    netloc = idnaEncode(p.netloc);
+  } catch {
+    netloc = p.netloc;
+  }
+  return {
+    scheme: p.scheme,
+    netloc,
+    path: quoteBinary(encodeText(p.path, 'utf-8'), PATH_SAFE),
+    params: quoteBinary(encodeText(p.params, 'utf-8'), SAFE),
+    query: quoteBinary(encodeText(p.query, encoding), SAFE),
+    fragment: quoteBinary(encodeText(p.fragment, encoding), SAFE),
+  };
+}
+
+/** w3lib `parse_qsl_to_bytes`: split on `&` and `;`, `+` → space, `%XX` → raw bytes (as binary strings). */
+function parseQslToBytes(qs: string, keepBlankValues: boolean): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const field of qs.split('&')) {
+    for (const nameValue of field.split(';')) {
+      if (!nameValue) continue;
+      const eq = nameValue.indexOf('=');
+      let name: string;
+      let value: string;
+      if (eq >= 0) {
+        name = nameValue.slice(0, eq);
+        value = nameValue.slice(eq + 1);
+      } else {
+        if (!keepBlankValues) continue;
+        name = nameValue;
+        value = '';
+      }
+      if (value || keepBlankValues) {
+        pairs.push([unquoteBinary(name.replace(/\+/g, ' ')), unquoteBinary(value.replace(/\+/g, ' '))]);
+      }
+    }
+  }
+  return pairs;
+}
+
+// Binary strings compare char by char like Python bytes (each char is one byte).
+const byBytes = (a: [string, string], b: [string, string]): number =>
+  a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+
+/** w3lib `_unquotepath`: keep `%2F` and `%3F` escaped, decode every other escape to raw bytes. */
+function unquotePath(path: string): string {
+  if (!path.includes('%')) return path;
+  return unquoteBinary(path.replace(/%(2f|3f)/gi, (m) => '%25' + m.slice(1).toUpperCase()));
+}
+
+/**
+ * Port of w3lib 2.4.1 `canonicalize_url`, the URL inside Scrapy's fingerprint: sort the query by raw bytes (`&` and
+ * `;` both separate), keep blank values, re-encode the query with `quote_plus`, decode and re-encode the path (`%2F`
+ * and `%3F` stay), IDNA 2003 on the whole netloc, lower-case the host (not the userinfo), drop the fragment. Default
+ * ports, dot segments and invalid escapes are kept.
+ * @param url - the URL
+ * @param options - blank values, fragments, query encoding
+ * @returns the canonical URL
+ * @throws {@link InvalidUrlError} where Python's `urlparse` raises (unbalanced or invalid IPv6 brackets)
+ * @throws {@link EncodingError} when `encoding` is unknown
+ */
+export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {}): string {
+  const keepBlankValues = options.keepBlankValues ?? true;
+  const keepFragments = options.keepFragments ?? false;
+  const parsed = urlparse(strip(url), url);
+  let parts: SafeParts;
+  try {
+    parts = safeParts(parsed, options.encoding ?? 'utf-8');
+  } catch (error) {
+    if (!(error instanceof UnicodeEncodeFailure)) throw error;
+    parts = safeParts(parsed, 'utf-8');
+  }
+
+  let query = '';
+  if (parts.query) {
+    const pairs = parseQslToBytes(parts.query, keepBlankValues);
+    if (pairs.length > 1) pairs.sort(byBytes);
+    query = pairs.map(([k, v]) => quotePlusBinary(k) + '=' + quotePlusBinary(v)).join('&');
+  }
+  const path = quoteBinary(unquotePath(parts.path), PATH_SAFE) || '/';
+  const fragment = keepFragments ? parts.fragment : '';
+
+  // w3lib >= 2.2.1 lower-cases only what follows the last `@` (the host and port), and strips trailing colons.
+  const at = parts.netloc.lastIndexOf('@');
+  const netloc = parts.netloc.slice(0, at + 1) + parts.netloc.slice(at + 1).toLowerCase().replace(/:+$/, '');
+  return urlunparse(parts.scheme, netloc, path, parts.params, query, fragment);
+}

@@ -1,0 +1,34 @@
+import { safeTable } from '../python/quote.js';
+
+// The percent-encoding safe sets of w3lib 2.4.1 `w3lib/url.py` (RFC 3986 sections 2.2 and 2.3, plus `|` and `%`).
+const GEN_DELIMS = ':/?#[]@';
+const SUB_DELIMS = "!$&'()*+,;=";
+const UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
+const SAFE_CHARS = GEN_DELIMS + SUB_DELIMS + UNRESERVED + '|' + '%';
+const without = (s: string, remove: string): string => [...s].filter((c) => !remove.includes(c)).join('');
+
+/** `_safe_chars`: canonicalize_url's set for params, query and fragment. */
+export const SAFE = safeTable(SAFE_CHARS);
+/** `_path_safe_chars`: canonicalize_url's set for the path. */
+export const PATH_SAFE = safeTable(without(SAFE_CHARS, '#'));
+/** `_PATH_SAFEST_CHARS`: safe_url_string's set for the path. */
+export const PATH_SAFEST = safeTable(without(SAFE_CHARS, '#[]|'));
+/** `_QUERY_SAFEST_CHARS`: safe_url_string's query set for non-special schemes. */
+export const QUERY_SAFEST = PATH_SAFEST;
+/** `_SPECIAL_QUERY_SAFEST_CHARS`: safe_url_string's query set for ftp, file, http, https, ws, wss. */
+export const SPECIAL_QUERY_SAFEST = safeTable(without(SAFE_CHARS, "#[]|'"));
+/** `_FRAGMENT_SAFEST_CHARS`. */
+export const FRAGMENT_SAFEST = PATH_SAFEST;
+/** `_USERINFO_SAFEST_CHARS`: unreserved plus `!$&'()*+,`. */
+export const USERINFO_SAFEST = safeTable(without(UNRESERVED + SUB_DELIMS + ':', ':;='));
+
+/** WHATWG special schemes (w3lib `_SPECIAL_SCHEMES`). */
+export const SPECIAL_SCHEMES = new Set(['ftp', 'file', 'http', 'https', 'ws', 'wss']);
+
+const C0_OR_SPACE_EDGES = /^[\x00-\x20]+|[\x00-\x20]+$/g;
+const TAB_OR_NEWLINE = /[\t\r\n]/g;
+
+/** w3lib `_strip`: strip C0 controls and space at both ends, then remove every tab, CR and LF. */
+export function strip(url: string): string {
+  return url.replace(C0_OR_SPACE_EDGES, '').replace(TAB_OR_NEWLINE, '');
+}

@@ -1,0 +1,95 @@
+import { EncodingError } from '../errors/encoding-error.js';
+import { idnaEncode } from '../idna/idna.js';
+import { decodeUtf8Replace, decodeUtf8Strict, encodeText, isAscii, isUtf8 } from '../python/codecs.js';
+import { quoteBinary, unquoteBinary } from '../python/quote.js';
+import { hostnameOf, portOf, urlsplit, urlunsplit, userinfoOf } from '../python/urlsplit.js';
+import {
+  FRAGMENT_SAFEST,
+  PATH_SAFEST,
+  QUERY_SAFEST,
+  SPECIAL_QUERY_SAFEST,
+  SPECIAL_SCHEMES,
+  strip,
+  USERINFO_SAFEST,
+} from './safe-chars.js';
+
+/** Options of {@link safeUrlString}. */
+export interface SafeUrlStringOptions {
+  /**
+   * Encoding of the query and fragment (the page's encoding; Scrapy passes the request's encoding).
+   * @defaultValue `'utf-8'`
+   */
+  encoding?: string;
+  /**
+   * Encoding of the path.
+   * @defaultValue `'utf-8'`
+   */
+  pathEncoding?: string;
+  /**
+   * Percent-encode the path.
+   * @defaultValue `true`
+   */
+  quotePath?: boolean;
+}
+
+/** Python `quote(unquote(s), safe)` on str: `unquote` decodes UTF-8 with replacement, `quote` re-encodes UTF-8. */
+function requoteUserinfo(s: string): string {
+  const unquoted = isAscii(s) ? decodeUtf8Replace(unquoteBinary(s)) : unquoteStr(s);
+  return quoteBinary(encodeText(unquoted, 'utf-8'), USERINFO_SAFEST);
+}
+
+/** Python `unquote(str)`: only runs of ASCII are unquoted (then UTF-8-decoded); other characters stay. */
+function unquoteStr(s: string): string {
+  return s.replace(/[\x00-\x7f]+/g, (run) => decodeUtf8Replace(unquoteBinary(run)));
+}
+
+/**
+ * Port of w3lib 2.4.1 `safe_url_string`: make a URL safe to send, percent-encoding what browsers and RFC 3986 do not
+ * allow, IDNA 2003-encoding the host, normalizing the port, putting IPv6 brackets back. Existing `%` escapes are kept
+ * as they are, valid or not. This is what Scrapy's `Request()` does to every URL.
+ * @param url - the URL (absolute or not)
+ * @param options - encodings and path quoting
+ * @returns the safe URL
+ * @throws {@link InvalidUrlError} where Python's `urlsplit` / `.port` raise (bad port, bad IPv6 literal)
+ * @throws {@link EncodingError} when `encoding` is unknown or cannot encode the query
+ */
+export function safeUrlString(url: string, options: SafeUrlStringOptions = {}): string {
+  const encoding = options.encoding ?? 'utf-8';
+  const pathEncoding = options.pathEncoding ?? 'utf-8';
+  const quotePath = options.quotePath ?? true;
+  const parts = urlsplit(strip(url), url);
+  const { username, password } = userinfoOf(parts.netloc);
+  const hostname = hostnameOf(parts.netloc);
+  const port = portOf(url, parts.netloc);
+
+  let netloc = '';
+  if (username !== null || password !== null) {
+    if (username !== null) netloc += requoteUserinfo(username);
+    if (password !== null) netloc += ':' + requoteUserinfo(password);
+    netloc += '@';
+  }
+  if (hostname) {
+    if (hostname.includes(':')) {
+      if (!isAscii(hostname)) throw new EncodingError('ascii', `Cannot encode the IPv6 host ${JSON.stringify(hostname)}`);
+      netloc += `[${hostname}]`;
+    } else {
+      let host: string;
+      try {
+        host = idnaEncode(hostname);
+      } catch {
+        // Python keeps the raw host when IDNA fails (empty label, label too long, prohibited character).
+        host = isUtf8(encoding) ? hostname : decodeUtf8Strict(encodeText(hostname, encoding));
+      }
+      netloc += host;
+    }
+  }
+  if (port !== null) netloc += ':' + String(port);
+
+  const path = quotePath ? quoteBinary(encodeText(parts.path, pathEncoding), PATH_SAFEST) : parts.path;
+  const query = quoteBinary(
+    encodeText(parts.query, encoding),
+    SPECIAL_SCHEMES.has(parts.scheme) ? SPECIAL_QUERY_SAFEST : QUERY_SAFEST,
+  );
+  const fragment = parts.fragment ? quoteBinary(encodeText(parts.fragment, encoding), FRAGMENT_SAFEST) : '';
+  return urlunsplit(parts.scheme, netloc, path, query, fragment);
+}
