@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+/**
+ * `npm start` (root) / `distributed-cheerio`: a distributed crawl of a static site by N worker processes on one Redis.
+ * Bad input exits with code 2 before anything is started or written.
+ */
+import { Command, CommanderError } from 'commander';
+import { log } from 'crawlee';
+import { runCrawl } from './coordinator/run.js';
+import { UsageError } from './errors/usage-error.js';
+import { POSTGRES_DOCS_DIR, resolveOptions, type RawOptions } from './options.js';
+
+const EXIT_USAGE = 2;
+
+function program(): Command {
+  return new Command('distributed-cheerio')
+    .description(
+      'Crawl a site with N CheerioCrawler worker processes sharing one Redis request queue, Scrapy fingerprints and a ' +
+        `Redis Bloom filter; print a summary and write every page once as JSON Lines.\nDefault site: ${POSTGRES_DOCS_DIR} ` +
+        '(apt-get install postgresql-doc-15), or a generated demo site when it is not installed.',
+    )
+    .option('--workers <n>', 'worker processes', '2')
+    .option('--site <dir>', 'static folder to serve on a loopback port and crawl (default: the PostgreSQL docs)')
+    .option('--start-url <url>', 'crawl this site instead of a served folder')
+    .option('--demo', 'crawl the generated demo site (query variants, fragments, tracking parameters, repeated links)')
+    .option('--redis <url>', 'Redis URL (default: $REDIS_URL or redis://127.0.0.1:6379; if nothing answers, a redis-server is started for the run)')
+    .option('--max-requests <n>', 'stop after this many pages across all workers')
+    .option('--dedup <mode>', 'bloom (Redis Bloom filter), set (exact Redis set, scrapy-redis dupefilter), none', 'bloom')
+    .option('--output <file>', 'merged JSON Lines, one record per page', 'storage/distributed-cheerio/pages.jsonl')
+    .option('--summary-json <file>', 'also write the summary as JSON')
+    .option('--kill-one-worker-after <n>', 'chaos: SIGKILL one worker after n pages, then start a replacement')
+    .option('--queue <name>', 'queue name (default: unique per run, removed after it); a named queue is kept')
+    .option('--join', 'only start workers on an existing --queue (another machine seeded it)')
+    .option('--key-prefix <prefix>', 'Redis key prefix', 'crawlee')
+    .option('--concurrency <n>', 'concurrent requests per worker', '8')
+    .option('--lock-secs <n>', 'seconds a worker holds a request lock (a killed worker\'s requests come back after this)', '30')
+    .option('--progress-secs <n>', 'seconds between progress lines', '3')
+    .option('--memory', 'no Redis: crawl in one process on Crawlee MemoryStorage (the fallback, forced)')
+    .option('--keep-keys', "keep this run's Redis keys after the summary")
+    .option('--verbose', "show the workers' Crawlee INFO logs")
+    .showHelpAfterError()
+    .exitOverride();
+}
+
+async function main(argv: string[]): Promise<number> {
+  const cli = program();
+  try {
+    cli.parse(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT_USAGE;
+    }
+    throw error;
+  }
+  if (cli.args.length > 0) {
+    process.stderr.write(`error: unexpected argument(s): ${cli.args.join(' ')}\n`);
+    return EXIT_USAGE;
+  }
+  let options;
+  try {
+    options = resolveOptions(cli.opts<RawOptions>());
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`error: ${error.message}\nRun with --help for the options.\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+  const summary = await runCrawl(options);
+  return summary.allPagesCrawled || summary.stoppedByMaxRequests ? 0 : 1;
+}
+
+main(process.argv).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log.exception(error as Error, 'the crawl failed');
+    process.exit(1);
+  },
+);

@@ -1,0 +1,52 @@
+import { log } from 'crawlee';
+import { duplicatesFiltered, type ReadSnapshot } from './fleet-snapshot.js';
+
+/**
+ * Logs one progress line every `intervalSecs`: handled, pending, locked, duplicates filtered, pages/s. The rate is
+ * the change of the fleet's page counter between two readings divided by the time between them.
+ */
+export class ProgressReporter {
+  private timer: NodeJS.Timeout | undefined;
+  private last: { at: number; pages: number } | undefined;
+  private reading = false;
+
+  constructor(
+    private readonly read: ReadSnapshot,
+    private readonly intervalSecs: number,
+    private readonly alive: () => number,
+  ) {}
+
+  start(): void {
+    this.last = { at: Date.now(), pages: 0 };
+    this.timer = setInterval(() => void this.tick(), this.intervalSecs * 1000);
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async tick(): Promise<void> {
+    if (this.reading) return;
+    this.reading = true;
+    try {
+      const snapshot = await this.read();
+      const now = Date.now();
+      const pages = snapshot.counters.pages ?? 0;
+      const last = this.last ?? { at: now, pages };
+      const rate = now > last.at ? ((pages - last.pages) * 1000) / (now - last.at) : 0;
+      this.last = { at: now, pages };
+      const q = snapshot.queue;
+      const store = snapshot.store === undefined ? '' : ` (store: ${snapshot.store.itemsAdded} keys)`;
+      log.info(
+        `progress: handled ${q.handled}/${q.total} | pending ${q.pending} | locked ${q.locked ?? 'n/a'} | ` +
+          `duplicates filtered ${duplicatesFiltered(snapshot.counters)}${store} | ${rate.toFixed(1)} pages/s | ` +
+          `workers alive ${this.alive()}`,
+      );
+    } catch (error) {
+      log.warning(`progress: could not read the fleet's state (${(error as Error).message})`);
+    } finally {
+      this.reading = false;
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { log } from 'crawlee';
+import type { DedupStats } from 'crawlee-bloom-dedup';
+import type { DedupMode } from '../options.js';
+import { duplicatesFiltered, type FleetSnapshot, type QueueCounts } from './fleet-snapshot.js';
+import type { MergedRecords } from './merge-records.js';
+import type { WorkerExit } from './worker-fleet.js';
+
+/** How the run reached its storage. */
+export type RunMode = 'redis' | 'redis-started-for-run' | 'memory-one-process';
+
+/** Everything the summary prints; `--summary-json` writes this object. */
+export interface RunSummary {
+  mode: RunMode;
+  redisUrl: string | null;
+  queueName: string;
+  dedup: DedupMode;
+  startUrl: string;
+  /** Distinct pages (fingerprints) recorded. */
+  uniquePages: number;
+  /** Page records written by all workers, duplicates included. */
+  pagesHandled: number;
+  /** Records of pages that were recorded more than once (fetched a second time after a kill). */
+  duplicatePagesHandled: number;
+  /** Distinct pages recorded more than once. */
+  pagesFetchedTwice: number;
+  /** Requests offered to the queue that it did not take as new. */
+  duplicatesFiltered: number;
+  requestsOffered: number;
+  requestsEnqueued: number;
+  /** Per worker: pages recorded and how the process ended. */
+  workers: Array<{ worker: string; pages: number; exit: string }>;
+  queue: QueueCounts;
+  dedupStore: DedupStats | null;
+  failedRequests: number;
+  httpErrors: number;
+  stoppedByMaxRequests: boolean;
+  durationSecs: number;
+  /** Page records per second of crawl time (first worker start to last worker exit). */
+  requestsPerSecond: number;
+  /** `used_memory` of the Redis server at the end of the crawl (null without Redis). */
+  redisUsedMemoryBytes: number | null;
+  /** `MEMORY USAGE` summed over this run's keys (queue, dedup store, counters). */
+  runKeysMemoryBytes: number | null;
+  /** GET requests the static server answered, and paths it served more than once. */
+  httpFetches: { total: number; pathsFetchedMoreThanOnce: number } | null;
+  killedWorker: { worker: string; afterPages: number; pagesItRecorded: number } | null;
+  /** No request left pending or locked, none failed, none in the dead-letter hash, no budget stop. */
+  allPagesCrawled: boolean;
+  /** allPagesCrawled, and no page recorded twice. */
+  everyPageExactlyOnce: boolean;
+  output: string;
+}
+
+export interface SummaryInput {
+  mode: RunMode;
+  redisUrl: string | null;
+  queueName: string;
+  dedup: DedupMode;
+  startUrl: string;
+  snapshot: FleetSnapshot;
+  merged: MergedRecords;
+  exits: WorkerExit[];
+  durationSecs: number;
+  redisUsedMemoryBytes: number | null;
+  runKeysMemoryBytes: number | null;
+  fetches: Map<string, number> | null;
+  killed: { worker: string; afterPages: number } | null;
+  output: string;
+}
+
+/** Builds the summary from what the run measured. */
+export function buildSummary(input: SummaryInput): RunSummary {
+  const { snapshot, merged } = input;
+  const c = snapshot.counters;
+  const duplicatePagesHandled = merged.recordsRead - merged.pages.length;
+  const failedRequests = c.failed ?? 0;
+  const stoppedByMaxRequests = (c.overBudget ?? 0) > 0;
+  const q = snapshot.queue;
+  const allPagesCrawled =
+    q.pending === 0 && (q.locked ?? 0) === 0 && q.deadLetters === 0 && failedRequests === 0 && !stoppedByMaxRequests;
+  const workerNames = new Set([...input.exits.map((e) => e.worker), ...merged.perWorker.keys()]);
+  const workers = [...workerNames].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).map((worker) => {
+    const exit = input.exits.find((e) => e.worker === worker);
+    const how =
+      exit === undefined ? 'in-process' : exit.killedByCoordinator ? 'killed (SIGKILL)' : exit.code === 0 ? 'finished' : `failed (${exit.signal ?? exit.code})`;
+    return { worker, pages: merged.perWorker.get(worker) ?? 0, exit: how };
+  });
+  return {
+    mode: input.mode,
+    redisUrl: input.redisUrl,
+    queueName: input.queueName,
+    dedup: input.dedup,
+    startUrl: input.startUrl,
+    uniquePages: merged.pages.length,
+    pagesHandled: merged.recordsRead,
+    duplicatePagesHandled,
+    pagesFetchedTwice: merged.duplicated.size,
+    duplicatesFiltered: duplicatesFiltered(c),
+    requestsOffered: c.offered ?? 0,
+    requestsEnqueued: c.enqueued ?? 0,
+    workers,
+    queue: q,
+    dedupStore: snapshot.store ?? null,
+    failedRequests,
+    httpErrors: c.httpErrors ?? 0,
+    stoppedByMaxRequests,
+    durationSecs: Math.round(input.durationSecs * 100) / 100,
+    requestsPerSecond: input.durationSecs > 0 ? Math.round((merged.recordsRead / input.durationSecs) * 10) / 10 : 0,
+    redisUsedMemoryBytes: input.redisUsedMemoryBytes,
+    runKeysMemoryBytes: input.runKeysMemoryBytes,
+    httpFetches:
+      input.fetches === null
+        ? null
+        : {
+            total: [...input.fetches.values()].reduce((a, b) => a + b, 0),
+            pathsFetchedMoreThanOnce: [...input.fetches.values()].filter((n) => n > 1).length,
+          },
+    killedWorker:
+      input.killed === null
+        ? null
+        : { ...input.killed, pagesItRecorded: merged.perWorker.get(input.killed.worker) ?? 0 },
+    allPagesCrawled,
+    everyPageExactlyOnce: allPagesCrawled && duplicatePagesHandled === 0,
+    output: input.output,
+  };
+}
+
+function bytes(n: number | null): string {
+  if (n === null) return 'n/a';
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MiB` : `${(n / 1024).toFixed(1)} KiB`;
+}
+
+/** Prints the summary through Crawlee's log. */
+export function printSummary(s: RunSummary): void {
+  log.info('summary:');
+  for (const w of s.workers) log.info(`  ${w.worker.padEnd(12)} ${String(w.pages).padStart(6)} pages  ${w.exit}`);
+  log.info(`  unique pages            ${s.uniquePages}`);
+  log.info(`  pages handled           ${s.pagesHandled} (${s.duplicatePagesHandled} fetched a second time)`);
+  log.info(`  duplicates filtered     ${s.duplicatesFiltered} of ${s.requestsOffered} requests offered`);
+  if (s.dedupStore !== null) {
+    log.info(
+      `  dedup store (${s.dedup})     ${s.dedupStore.itemsAdded} keys, ${s.dedupStore.filtered} filtered by the store itself, ` +
+        `${bytes(s.dedupStore.bytesUsed)}`,
+    );
+  }
+  log.info(`  queue                   handled ${s.queue.handled}, pending ${s.queue.pending}, locked ${s.queue.locked ?? 'n/a'}, dead letters ${s.queue.deadLetters}`);
+  if (s.failedRequests + s.httpErrors > 0) log.info(`  failed / HTTP errors    ${s.failedRequests} / ${s.httpErrors}`);
+  log.info(`  requests/s              ${s.requestsPerSecond} (${s.durationSecs} s)`);
+  log.info(`  Redis memory            ${bytes(s.redisUsedMemoryBytes)} used by the server, ${bytes(s.runKeysMemoryBytes)} by this run's keys`);
+  if (s.killedWorker !== null) {
+    log.info(
+      `  chaos                   ${s.killedWorker.worker} SIGKILLed after ${s.killedWorker.afterPages} pages; ` +
+        `${s.pagesFetchedTwice} page(s) fetched twice, kept once in the output`,
+    );
+  }
+  if (s.stoppedByMaxRequests) log.info('  stopped at --max-requests; the rest of the queue was not crawled');
+  const verdict = s.everyPageExactlyOnce
+    ? 'every page crawled exactly once'
+    : s.allPagesCrawled
+      ? `every page crawled; ${s.pagesFetchedTwice} fetched twice (in flight on the killed worker)`
+      : 'NOT every page was crawled (see pending/locked/failed above)';
+  log.info(`  result                  ${verdict}`);
+  log.info(`  output                  ${s.output}`);
+}
+
+/** Writes the summary as JSON. */
+export function writeSummaryJson(path: string, summary: RunSummary): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(summary, null, 2)}\n`);
+}

@@ -1,0 +1,95 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { log } from 'crawlee';
+import { WORKER_CONFIG_ENV, type WorkerConfig } from '../worker/worker-config.js';
+
+/** How a worker process ended. */
+export interface WorkerExit {
+  worker: string;
+  pid: number;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  killedByCoordinator: boolean;
+}
+
+/** The compiled worker entry, next to the compiled CLI in dist/. */
+const WORKER_ENTRY = fileURLToPath(new URL('./worker.js', import.meta.url));
+
+/**
+ * The worker processes of one run (child_process.fork of dist/worker.js). Each gets its own records file and a
+ * name; a replacement for a killed worker gets the next number.
+ */
+export class WorkerFleet {
+  private readonly running = new Map<string, ChildProcess>();
+  private readonly killed = new Set<string>();
+  private readonly done: Promise<void>[] = [];
+  private started = 0;
+  readonly exits: WorkerExit[] = [];
+  readonly recordsFiles: string[] = [];
+
+  constructor(
+    private readonly base: Omit<WorkerConfig, 'worker' | 'recordsFile'>,
+    private readonly runDir: string,
+  ) {}
+
+  /** Starts one more worker process. */
+  start(): string {
+    this.started++;
+    const worker = `worker-${this.started}`;
+    const recordsFile = join(this.runDir, `${worker}.jsonl`);
+    this.recordsFiles.push(recordsFile);
+    const config: WorkerConfig = { ...this.base, worker, recordsFile };
+    const child = fork(WORKER_ENTRY, [], {
+      env: { ...process.env, [WORKER_CONFIG_ENV]: JSON.stringify(config) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.running.set(worker, child);
+    this.done.push(
+      new Promise((resolve) => {
+        child.once('exit', (code, signal) => {
+          this.running.delete(worker);
+          const killedByCoordinator = this.killed.has(worker);
+          this.exits.push({ worker, pid: child.pid ?? -1, code, signal, killedByCoordinator });
+          if (!killedByCoordinator && code !== 0) log.error(`${worker} (pid ${child.pid}) exited with ${signal ?? code}`);
+          resolve();
+        });
+      }),
+    );
+    log.info(`started ${worker} (pid ${child.pid})`);
+    return worker;
+  }
+
+  get alive(): number {
+    return this.running.size;
+  }
+
+  /**
+   * SIGKILLs the oldest running worker (no shutdown, its locks stay until they expire) and starts a replacement.
+   *
+   * @returns the name of the killed worker, or undefined when none was running
+   */
+  killOneAndReplace(): { killed: string; replacement: string } | undefined {
+    const first = this.running.entries().next();
+    if (first.done === true) return undefined;
+    const [worker, child] = first.value;
+    this.killed.add(worker);
+    child.kill('SIGKILL');
+    log.warning(`chaos: sent SIGKILL to ${worker} (pid ${child.pid}); its locked requests come back when their locks expire`);
+    return { killed: worker, replacement: this.start() };
+  }
+
+  /** Resolves when every worker started so far (and any started while waiting) has exited. */
+  async waitForAll(): Promise<void> {
+    let seen = -1;
+    while (seen !== this.done.length) {
+      seen = this.done.length;
+      await Promise.all(this.done);
+    }
+  }
+
+  /** Stops every running worker (Ctrl-C, or a fatal coordinator error). */
+  stopAll(signal: NodeJS.Signals = 'SIGTERM'): void {
+    for (const child of this.running.values()) child.kill(signal);
+  }
+}

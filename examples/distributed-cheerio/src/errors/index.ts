@@ -1,0 +1,2 @@
+export { UsageError } from './usage-error.js';
+export { RedisUnreachableError } from './redis-unreachable-error.js';

@@ -1,0 +1,184 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { UsageError } from './errors/usage-error.js';
+
+/** Where the dedup check of the run happens. */
+export type DedupMode = 'bloom' | 'set' | 'none';
+export const DEDUP_MODES: readonly DedupMode[] = ['bloom', 'set', 'none'];
+
+/** The PostgreSQL documentation folder of the Debian package `postgresql-doc-15`. */
+export const POSTGRES_DOCS_DIR = '/usr/share/doc/postgresql-doc-15/html';
+
+/** Everything one run needs, validated. Paths are absolute. */
+export interface RunOptions {
+  /** Worker processes. */
+  workers: number;
+  /** The folder to serve and crawl (unset when `startUrl` is set). */
+  site?: string;
+  /** True when the run crawls the generated demo site (written to a temporary folder by the coordinator). */
+  demo: boolean;
+  /** True when the demo site was chosen because the PostgreSQL docs are not installed (the CLI says how to get them). */
+  docsMissing: boolean;
+  /** A site to crawl instead of a served folder. */
+  startUrl?: string;
+  /** Redis to use; when nothing answers there the coordinator falls back (see README). */
+  redisUrl: string;
+  /** True when the user named the Redis URL (`--redis` or `REDIS_URL`). */
+  redisUrlGiven: boolean;
+  /** Stop after this many pages across the fleet. */
+  maxRequests?: number;
+  dedup: DedupMode;
+  summaryJson?: string;
+  /** SIGKILL one worker once the fleet has handled this many pages, then start a replacement. */
+  killOneWorkerAfter?: number;
+  /** Merged JSON Lines output, one record per page. */
+  output: string;
+  /** Queue name; unique per run unless the user names one. */
+  queueName?: string;
+  /** Only start workers on an existing queue (another machine seeds it). */
+  join: boolean;
+  /** Redis key prefix of the queue and the dedup store. */
+  keyPrefix: string;
+  /** Concurrent requests per worker. */
+  concurrency: number;
+  /** Seconds a worker holds a request before another may take it (how fast a killed worker's requests come back). */
+  lockSecs: number;
+  /** Seconds between progress lines. */
+  progressSecs: number;
+  /** Skip Redis and crawl in one process (the fallback, forced). */
+  memory: boolean;
+  /** Keep the run's Redis keys after the summary (a named queue is always kept). */
+  keepKeys: boolean;
+  /** Crawlee log level of the worker processes. */
+  verbose: boolean;
+}
+
+/** Raw strings as commander hands them over. */
+export interface RawOptions {
+  workers?: string;
+  site?: string;
+  demo?: boolean;
+  startUrl?: string;
+  redis?: string;
+  maxRequests?: string;
+  dedup?: string;
+  summaryJson?: string;
+  killOneWorkerAfter?: string;
+  output?: string;
+  queue?: string;
+  join?: boolean;
+  keyPrefix?: string;
+  concurrency?: string;
+  lockSecs?: string;
+  progressSecs?: string;
+  memory?: boolean;
+  keepKeys?: boolean;
+  verbose?: boolean;
+}
+
+/** The directory the user ran the command in (`npm start` runs the script inside the workspace folder). */
+export function userCwd(): string {
+  return process.env.INIT_CWD ?? process.cwd();
+}
+
+function userPath(path: string): string {
+  return isAbsolute(path) ? path : resolve(userCwd(), path);
+}
+
+function integer(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`${name} must be a whole number >= ${min}, got "${value}".`);
+  }
+  return Number(value);
+}
+
+function httpUrl(name: string, value: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${name} is not a valid URL: "${value}".`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new UsageError(`${name} must use ${protocols.join(' or ')}, got "${value}".`);
+  }
+  return url.href;
+}
+
+/**
+ * Checks every option and resolves defaults, touching nothing.
+ *
+ * @param raw - the strings from the command line
+ * @param env - environment (for `REDIS_URL`)
+ * @returns the validated options
+ * @throws {@link UsageError} on any bad value
+ */
+export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process.env): RunOptions {
+  const workers = integer('--workers', raw.workers, 1) ?? 2;
+  const dedup = (raw.dedup ?? 'bloom') as DedupMode;
+  if (!DEDUP_MODES.includes(dedup)) {
+    throw new UsageError(`--dedup must be one of ${DEDUP_MODES.join(', ')}, got "${raw.dedup}".`);
+  }
+  const sources = [raw.site !== undefined, raw.startUrl !== undefined, raw.demo === true].filter(Boolean).length;
+  if (sources > 1) throw new UsageError('Give only one of --site, --start-url and --demo.');
+
+  let site: string | undefined;
+  let startUrl: string | undefined;
+  if (raw.site !== undefined) {
+    site = userPath(raw.site);
+    if (!existsSync(site) || !statSync(site).isDirectory()) {
+      throw new UsageError(`--site ${raw.site}: no such folder (${site}).`);
+    }
+  } else if (raw.startUrl !== undefined) {
+    startUrl = httpUrl('--start-url', raw.startUrl, ['http:', 'https:']);
+  }
+
+  const redisFromEnv = env.REDIS_URL !== undefined && env.REDIS_URL !== '' ? env.REDIS_URL : undefined;
+  const redisRaw = raw.redis ?? redisFromEnv;
+  const redisUrl = httpUrl('--redis', redisRaw ?? 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
+
+  const queueName = raw.queue;
+  if (queueName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(queueName)) {
+    throw new UsageError(`--queue must be 1-100 letters, digits, '.', '_' or '-', got "${queueName}".`);
+  }
+  const join = raw.join === true;
+  if (join && queueName === undefined) throw new UsageError('--join needs --queue NAME (the queue another machine seeded).');
+  if (join && raw.memory === true) throw new UsageError('--join and --memory exclude each other.');
+
+  const keyPrefix = raw.keyPrefix ?? 'crawlee';
+  if (!/^[A-Za-z0-9:_-]{1,50}$/.test(keyPrefix)) throw new UsageError(`--key-prefix has invalid characters: "${keyPrefix}".`);
+
+  const lockSecs = integer('--lock-secs', raw.lockSecs, 6) ?? 30;
+  const docsMissing = raw.demo !== true && site === undefined && startUrl === undefined && !join && !existsSync(POSTGRES_DOCS_DIR);
+  const options: RunOptions = {
+    workers,
+    demo: raw.demo === true || docsMissing,
+    docsMissing,
+    redisUrl,
+    redisUrlGiven: redisRaw !== undefined,
+    dedup,
+    output: userPath(raw.output ?? 'storage/distributed-cheerio/pages.jsonl'),
+    join,
+    keyPrefix,
+    concurrency: integer('--concurrency', raw.concurrency, 1) ?? 8,
+    lockSecs,
+    progressSecs: integer('--progress-secs', raw.progressSecs, 1) ?? 3,
+    memory: raw.memory === true,
+    keepKeys: raw.keepKeys === true,
+    verbose: raw.verbose === true,
+  };
+  if (site !== undefined) options.site = site;
+  else if (startUrl !== undefined) options.startUrl = startUrl;
+  else if (!options.demo && !join) options.site = POSTGRES_DOCS_DIR;
+  const maxRequests = integer('--max-requests', raw.maxRequests, 1);
+  if (maxRequests !== undefined) options.maxRequests = maxRequests;
+  const kill = integer('--kill-one-worker-after', raw.killOneWorkerAfter, 1);
+  if (kill !== undefined) {
+    if (raw.memory === true) throw new UsageError('--kill-one-worker-after needs worker processes; it cannot run with --memory.');
+    options.killOneWorkerAfter = kill;
+  }
+  if (raw.summaryJson !== undefined) options.summaryJson = userPath(raw.summaryJson);
+  if (queueName !== undefined) options.queueName = queueName;
+  return options;
+}

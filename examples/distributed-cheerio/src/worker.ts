@@ -1,0 +1,52 @@
+/**
+ * Entry point of one worker process (forked by the coordinator; on another machine, started by `--join`).
+ * Reads its configuration from the environment, crawls the shared queue until it is finished, then exits.
+ */
+import { log } from 'crawlee';
+import { Redis } from 'ioredis';
+import { createCrawler, processLocalConfiguration } from './worker/create-crawler.js';
+import { countOffers } from './worker/count-offers.js';
+import { openSharedQueue } from './worker/open-queue.js';
+import { RedisRunCounters } from './worker/run-counters.js';
+import { WORKER_CONFIG_ENV, type WorkerConfig } from './worker/worker-config.js';
+
+async function main(): Promise<void> {
+  const raw = process.env[WORKER_CONFIG_ENV];
+  if (raw === undefined) throw new Error(`${WORKER_CONFIG_ENV} is not set: workers are started by the coordinator (dist/cli.js)`);
+  const config = JSON.parse(raw) as WorkerConfig;
+  log.setLevel(config.verbose ? log.LEVELS.INFO : log.LEVELS.WARNING);
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 20 });
+  const { queue, store } = await openSharedQueue({
+    redis,
+    keyPrefix: config.keyPrefix,
+    queueName: config.queueName,
+    dedup: config.dedup,
+    dedupKey: config.dedupKey,
+  });
+  const counters = new RedisRunCounters(redis, config.countersKey);
+  countOffers(queue, counters);
+  const crawler = createCrawler(
+    {
+      worker: config.worker,
+      queue,
+      counters,
+      recordsFile: config.recordsFile,
+      concurrency: config.concurrency,
+      lockSecs: config.lockSecs,
+      ...(config.maxRequests !== undefined ? { maxRequests: config.maxRequests } : {}),
+    },
+    processLocalConfiguration(),
+  );
+  const stats = await crawler.run();
+  process.send?.({ type: 'finished', worker: config.worker, stats: { handled: stats.requestsFinished, failed: stats.requestsFailed } });
+  await store?.close();
+  redis.disconnect();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    log.exception(error as Error, 'worker failed');
+    process.exit(1);
+  },
+);

@@ -1,0 +1,96 @@
+import { appendFileSync } from 'node:fs';
+import { MemoryStorage } from '@crawlee/memory-storage';
+import { CheerioCrawler, Configuration, log, type RequestQueue } from 'crawlee';
+import { fingerprintTransform } from 'crawlee-scrapy-fingerprint';
+import { stripTrackingParameters } from '../demo-site/tracking.js';
+import type { PageRecord } from './page-record.js';
+import type { RunCounters } from './run-counters.js';
+
+/** What one crawler (a worker process, or the whole one-process fallback) needs. */
+export interface CrawlerSetup {
+  worker: string;
+  queue: RequestQueue;
+  counters: RunCounters;
+  recordsFile: string;
+  concurrency: number;
+  lockSecs: number;
+  maxRequests?: number;
+}
+
+/**
+ * A per-process Crawlee configuration: datasets and key-value stores in memory, nothing persisted, nothing purged
+ * (the crawler statistics and session pool live in the default key-value store, and processes would overwrite each
+ * other's state if it were shared).
+ */
+export function processLocalConfiguration(): Configuration {
+  return new Configuration({
+    storageClient: new MemoryStorage({ persistStorage: false, writeMetadata: false }),
+    persistStorage: false,
+    purgeOnStart: false,
+  });
+}
+
+/** The URL as recorded: what was fetched, fragment dropped. */
+function recordUrl(url: string): string {
+  const hash = url.indexOf('#');
+  return hash === -1 ? url : url.slice(0, hash);
+}
+
+/**
+ * The CheerioCrawler every worker runs: follows same-host links, fingerprints them like Scrapy (after dropping
+ * tracking parameters), and records each page to the dataset and to the worker's JSON Lines file.
+ */
+export function createCrawler(setup: CrawlerSetup, config: Configuration): CheerioCrawler {
+  const { worker, counters, recordsFile } = setup;
+  // enqueueLinks builds Request objects (with Crawlee's own uniqueKey) before they reach the queue's add methods;
+  // setting the fingerprint here, on the request options, is what makes enqueueLinks dedup on it.
+  const transformRequestFunction = fingerprintTransform({}, (request) => {
+    request.url = stripTrackingParameters(request.url);
+    return request;
+  });
+  const crawler = new CheerioCrawler(
+    {
+      requestQueue: setup.queue,
+      minConcurrency: setup.concurrency,
+      maxConcurrency: setup.concurrency,
+      // A request is locked for lockSecs; the handler must finish well inside that or another worker takes it.
+      requestHandlerTimeoutSecs: Math.max(3, Math.floor(setup.lockSecs / 2)),
+      navigationTimeoutSecs: Math.max(2, Math.floor(setup.lockSecs / 3)),
+      maxRequestRetries: 2,
+      useSessionPool: false,
+      async requestHandler({ request, response, $, enqueueLinks, pushData }) {
+        if (!(await counters.claimPage(setup.maxRequests))) {
+          await counters.add('overBudget', 1);
+          crawler.stop('--max-requests reached');
+          return;
+        }
+        if ((response.statusCode ?? 200) >= 400) {
+          log.warning(`${worker}: ${request.url} answered ${response.statusCode}`);
+          await counters.add('httpErrors', 1, worker);
+          return;
+        }
+        await enqueueLinks({ strategy: 'same-hostname', transformRequestFunction });
+        const record: PageRecord = {
+          url: recordUrl(request.loadedUrl ?? request.url),
+          title: $('title').first().text().trim(),
+          worker,
+          fingerprint: request.uniqueKey,
+        };
+        // Written synchronously before the request is marked handled: a SIGKILL after this line leaves the record,
+        // and the page will be fetched again by another worker (that is the "fetched twice" count of the summary).
+        appendFileSync(recordsFile, `${JSON.stringify(record)}\n`);
+        await pushData(record);
+        await counters.add('pages', 1, worker);
+      },
+      async failedRequestHandler({ request }, error) {
+        log.warning(`${worker}: giving up on ${request.url}: ${error.message}`);
+        await counters.add('failed', 1, worker);
+      },
+    },
+    config,
+  );
+  // BasicCrawler sets requestLockSecs = max(handler timeout + 5, 60) on a queue passed to it; a local static site
+  // needs far less, and a short lock is what brings a killed worker's requests back quickly.
+  setup.queue.requestLockSecs = setup.lockSecs;
+  return crawler;
+}

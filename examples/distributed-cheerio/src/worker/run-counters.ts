@@ -1,0 +1,70 @@
+import type { Redis } from 'ioredis';
+
+/** Counter names every worker adds to; the coordinator reads them for progress and the summary. */
+export type CounterName =
+  | 'pages' // pages recorded (handler finished), all workers
+  | 'offered' // requests offered to the queue (seed + every same-host link found)
+  | 'enqueued' // offered requests the queue took as new
+  | 'httpErrors' // pages answered with a 4xx status (not recorded)
+  | 'failed' // requests that failed after every retry
+  | 'overBudget'; // requests skipped because --max-requests was reached
+
+/**
+ * The fleet's shared tallies. In a distributed run they live in one Redis hash (HINCRBY from every worker, so the
+ * coordinator reads totals, never guesses); in a one-process run, in memory.
+ */
+export interface RunCounters {
+  add(name: CounterName, by?: number, worker?: string): Promise<void>;
+  /** Takes one page from the `--max-requests` budget; false once the fleet has used it up. */
+  claimPage(limit: number | undefined): Promise<boolean>;
+  read(): Promise<Record<string, number>>;
+}
+
+/** Counters in the Redis hash `key`. Per-worker counts are kept as `<name>:<worker>` fields. */
+export class RedisRunCounters implements RunCounters {
+  constructor(
+    private readonly redis: Redis,
+    readonly key: string,
+  ) {}
+
+  async add(name: CounterName, by = 1, worker?: string): Promise<void> {
+    if (by === 0) return;
+    const pipeline = this.redis.pipeline().hincrby(this.key, name, by);
+    if (worker !== undefined) pipeline.hincrby(this.key, `${name}:${worker}`, by);
+    await pipeline.exec();
+  }
+
+  async claimPage(limit: number | undefined): Promise<boolean> {
+    if (limit === undefined) return true;
+    return (await this.redis.hincrby(this.key, 'budget', 1)) <= limit;
+  }
+
+  async read(): Promise<Record<string, number>> {
+    const raw = await this.redis.hgetall(this.key);
+    return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Number(v)]));
+  }
+}
+
+/** The same counters for a crawl in one process. */
+export class MemoryRunCounters implements RunCounters {
+  private readonly values = new Map<string, number>();
+
+  private bump(field: string, by: number): number {
+    const next = (this.values.get(field) ?? 0) + by;
+    this.values.set(field, next);
+    return next;
+  }
+
+  async add(name: CounterName, by = 1, worker?: string): Promise<void> {
+    this.bump(name, by);
+    if (worker !== undefined) this.bump(`${name}:${worker}`, by);
+  }
+
+  async claimPage(limit: number | undefined): Promise<boolean> {
+    return limit === undefined || this.bump('budget', 1) <= limit;
+  }
+
+  async read(): Promise<Record<string, number>> {
+    return Object.fromEntries(this.values);
+  }
+}

@@ -1,0 +1,34 @@
+import type { DedupMode } from '../options.js';
+
+/** Everything a worker process needs, passed from the coordinator as JSON (environment variable). */
+export interface WorkerConfig {
+  /** Name in records and logs: `worker-1`, `worker-2`, ... (a replacement gets the next number). */
+  worker: string;
+  redisUrl: string;
+  keyPrefix: string;
+  queueName: string;
+  dedup: DedupMode;
+  /** Redis key (or key base) of the dedup store. */
+  dedupKey: string;
+  /** Redis hash with the fleet's counters. */
+  countersKey: string;
+  /** JSON Lines file this worker appends one record per page to (survives a SIGKILL). */
+  recordsFile: string;
+  concurrency: number;
+  lockSecs: number;
+  maxRequests?: number;
+  verbose: boolean;
+}
+
+/** The environment variable that carries a worker's configuration. */
+export const WORKER_CONFIG_ENV = 'DISTRIBUTED_CHEERIO_WORKER';
+
+/** Bloom sizing shared by the Redis and the in-memory filter (1e5 keys at 1e-6: about 360 KiB, 20 bits per key). */
+export const BLOOM_CAPACITY = 100_000;
+export const BLOOM_ERROR_RATE = 1e-6;
+
+/** Keys of one run, all under the queue's hash tag so a Redis Cluster keeps them on one slot. */
+export function runKeys(keyPrefix: string, queueName: string): { dedupKey: string; countersKey: string; hashTag: string } {
+  const hashTag = `{${keyPrefix}:rq:${queueName}}`;
+  return { hashTag, dedupKey: `${hashTag}:dupefilter`, countersKey: `${hashTag}:example-counters` };
+}
