@@ -1,1 +1,38 @@
-export {};
+export type { DedupStats, DedupStore } from './dedup-store.js';
+export { MemoryBloomDedupStore, MAX_MEMORY_BITS, type MemoryBloomDedupStoreOptions } from './memory/memory-bloom-dedup-store.js';
+export { FingerprintHashing } from './memory/fingerprint-hashing.js';
+export { DEFAULT_SNAPSHOT_KEY, type SnapshotTarget } from './memory/snapshot.js';
+export { RedisBloomDedupStore, type RedisBloomDedupStoreOptions } from './redis/redis-bloom-dedup-store.js';
+export { RedisSetDedupStore, type RedisSetDedupStoreOptions } from './redis/redis-set-dedup-store.js';
+export type { RedisConnection } from './redis/connection.js';
+export { bloomKeys, type BloomKeys } from './redis/bloom-keys.js';
+export { hashSlot, hashTagOf } from './redis/hash-slot.js';
+export {
+  bloomParameters,
+  estimatedFalsePositiveRate,
+  expectedFillRatio,
+  MAX_REDIS_BLOCK_BITS,
+  type BloomParameters,
+  type BloomSizing,
+} from './bloom/parameters.js';
+export { INDEX_SCHEME, bitOffsets, bitPosition, digestBytes, digestHex, isSha1Hex } from './bloom/bit-indexes.js';
+export {
+  withDedup,
+  reportDedupTo,
+  DEDUP_STATE,
+  type DedupQueueState,
+  type DedupRequest,
+  type WithDedupOptions,
+} from './queue/with-dedup.js';
+export { DEDUP_FILTERED_STAT, linkDedupStatistics } from './queue/dedup-statistics.js';
+export {
+  ENQUEUE_FILTER_SINK,
+  ENQUEUE_FILTER_SOURCE,
+  UNIQUE_KEY_TRANSFORM,
+  type EnqueueFilterOp,
+  type EnqueueFilterPlan,
+  type EnqueueFilterRequest,
+  type EnqueueFilterSink,
+  type EnqueueFilterSource,
+} from './enqueue-filter.js';
+export * from './errors/index.js';

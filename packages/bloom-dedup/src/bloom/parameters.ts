@@ -1,0 +1,85 @@
+import { FilterTooLargeError } from '../errors/filter-too-large-error.js';
+import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
+import { INDEX_SCHEME } from './bit-indexes.js';
+
+/** Largest bit count of one Redis string: offsets 0 .. 2^32 - 1 (512 MiB at the default proto-max-bulk-len). */
+export const MAX_REDIS_BLOCK_BITS = 2 ** 32;
+
+/** Shape of a Bloom filter, derived from capacity and error rate. */
+export interface BloomParameters {
+  /** Items the filter is sized for. */
+  capacity: number;
+  /** Target false-positive rate once `capacity` items are in. */
+  errorRate: number;
+  /** Number of hash functions (bits set per key), k. */
+  hashes: number;
+  /** Number of independent blocks; each key's k bits live in one block. */
+  blocks: number;
+  /** Bits per block (a multiple of 8). */
+  blockBits: number;
+  /** Total bits, `blocks * blockBits`. */
+  bits: number;
+  /** How bit indexes are derived from a key (see `bit-indexes.ts`). */
+  indexScheme: string;
+}
+
+/** Options of {@link bloomParameters}. */
+export interface BloomSizing {
+  /** Items the filter must hold at `errorRate`; a positive integer. */
+  capacity: number;
+  /** Target false-positive rate, 0 \< errorRate \< 1. */
+  errorRate: number;
+  /** Number of blocks. @defaultValue the fewest blocks of at most `maxBlockBits` bits */
+  blocks?: number;
+  /** Upper bound of one block. @defaultValue 2^32 (one Redis string) */
+  maxBlockBits?: number;
+}
+
+/** Validates capacity and error rate the way every store needs (bloom-filters accepts 0, NaN and p outside (0,1) silently). */
+export function validateCapacityAndErrorRate(capacity: unknown, errorRate: unknown): void {
+  if (typeof capacity !== 'number' || !Number.isSafeInteger(capacity) || capacity < 1) {
+    throw new InvalidDedupOptionsError(`capacity must be a positive integer, got ${String(capacity)}`);
+  }
+  if (typeof errorRate !== 'number' || !Number.isFinite(errorRate) || errorRate <= 0 || errorRate >= 1) {
+    throw new InvalidDedupOptionsError(`errorRate must be a number with 0 < errorRate < 1, got ${String(errorRate)}`);
+  }
+}
+
+/**
+ * Sizes a Bloom filter: m = ceil(-n ln p / (ln 2)^2) bits, k = max(1, round((m / n) ln 2)) hashes
+ * (the textbook optimum, as in DESIGN.md "Dedup stores"), split into blocks of at most `maxBlockBits` bits.
+ *
+ * @param sizing - capacity, error rate and optional block count
+ * @returns the filter's parameters
+ * @throws {@link InvalidDedupOptionsError} for a capacity that is not a positive integer, p outside (0, 1) or a bad block count
+ * @throws {@link FilterTooLargeError} when an explicit `blocks` leaves a block above `maxBlockBits`
+ */
+export function bloomParameters(sizing: BloomSizing): BloomParameters {
+  const { capacity, errorRate } = sizing;
+  validateCapacityAndErrorRate(capacity, errorRate);
+  const maxBlockBits = sizing.maxBlockBits ?? MAX_REDIS_BLOCK_BITS;
+  const optimalBits = Math.ceil((-capacity * Math.log(errorRate)) / Math.LN2 ** 2);
+  const hashes = Math.max(1, Math.round((optimalBits / capacity) * Math.LN2));
+  if (sizing.blocks !== undefined && (!Number.isSafeInteger(sizing.blocks) || sizing.blocks < 1 || sizing.blocks > 65_536)) {
+    throw new InvalidDedupOptionsError(`blocks must be an integer from 1 to 65536, got ${String(sizing.blocks)}`);
+  }
+  const blocks = sizing.blocks ?? Math.ceil(optimalBits / maxBlockBits);
+  // A multiple of 8 keeps blocks byte-aligned (Redis strings, Uint8Array); 64 bits at least so double hashing has room.
+  const blockBits = Math.max(64, Math.ceil(optimalBits / blocks / 8) * 8);
+  if (blockBits > maxBlockBits) throw new FilterTooLargeError(blockBits, blocks);
+  return { capacity, errorRate, hashes, blocks, blockBits, bits: blockBits * blocks, indexScheme: INDEX_SCHEME };
+}
+
+/**
+ * Estimated false-positive rate after `items` insertions: (1 - e^(-k n / m))^k for one block of m bits
+ * (blocks are independent filters of equal share). Computed here because bloom-filters' `rate()` uses the
+ * number of set bits where the item count belongs.
+ */
+export function estimatedFalsePositiveRate(p: Pick<BloomParameters, 'hashes' | 'bits'>, items: number): number {
+  return expectedFillRatio(p, items) ** p.hashes;
+}
+
+/** Expected fraction of bits set after `items` insertions: 1 - e^(-k n / m). */
+export function expectedFillRatio(p: Pick<BloomParameters, 'hashes' | 'bits'>, items: number): number {
+  return 1 - Math.exp((-p.hashes * items) / p.bits);
+}

@@ -1,0 +1,52 @@
+/** Numbers a store reports; Redis stores read the shared totals from Redis, so every process sees the fleet's numbers. */
+export interface DedupStats {
+  /** Keys found new (and recorded) so far. */
+  itemsAdded: number;
+  /** Requests a `withDedup` wrapper (or a queue script) rejected as already seen. */
+  filtered: number;
+  /** Fraction of the filter's bits that are set (Bloom: expected value from `itemsAdded`; exact set: 0). */
+  fillRatio: number;
+  /** Estimated current false-positive rate, (1 - e^(-k n / m))^k for a Bloom filter; 0 for an exact set. */
+  estimatedFalsePositiveRate: number;
+  /** Bytes the store's data uses (Bloom: the bit arrays; Redis set: `MEMORY USAGE`). */
+  bytesUsed: number;
+  /** Items the store is sized for (Bloom only). */
+  capacity?: number;
+  /** Target false-positive rate at capacity (Bloom only). */
+  errorRate?: number;
+  /** Total bits (Bloom only). */
+  bits?: number;
+  /** Bits set per key (Bloom only). */
+  hashes?: number;
+  /** Blocks the filter is split into (Redis Bloom only). */
+  blocks?: number;
+}
+
+/**
+ * A "seen" set of dedup keys (fingerprints or uniqueKeys). Batched and async.
+ */
+export interface DedupStore {
+  /**
+   * Records the keys and tells, per key, whether it was new. Atomic across every client of the same store:
+   * of several clients adding one key at once, exactly one is told `true`. A key repeated inside the batch is
+   * new at most once.
+   * @param keys - dedup keys
+   * @returns one boolean per key, `true` = was new
+   */
+  add(keys: readonly string[]): Promise<boolean[]>;
+  /**
+   * Reads only.
+   * @param keys - dedup keys
+   * @returns one boolean per key, `true` = (probably, for a Bloom filter) seen
+   */
+  has(keys: readonly string[]): Promise<boolean[]>;
+  /** Current numbers (see {@link DedupStats}). */
+  stats(): Promise<DedupStats>;
+  /**
+   * Adds to the shared "filtered" counter (called by `withDedup` when it filters in front of a queue).
+   * @param count - number of requests filtered
+   */
+  recordFiltered(count: number): Promise<void>;
+  /** Releases what the store opened (a connection it created itself, timers). Idempotent. */
+  close(): Promise<void>;
+}

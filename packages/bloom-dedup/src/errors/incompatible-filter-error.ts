@@ -1,0 +1,25 @@
+import { DedupError } from './dedup-error.js';
+
+/**
+ * The stored filter was built with other parameters (bits, hashes, blocks, index scheme or fingerprint recipe).
+ * Reusing its bits would silently give false negatives or a wrong false-positive rate, so the store refuses.
+ */
+export class IncompatibleFilterError extends DedupError {
+  /** Parameter that differs. */
+  readonly field: string;
+  /** Value stored next to the filter. */
+  readonly stored: string;
+  /** Value this store was configured with. */
+  readonly requested: string;
+
+  constructor(where: string, field: string, stored: string, requested: string) {
+    super(
+      'INCOMPATIBLE_FILTER',
+      `The Bloom filter at ${where} was built with ${field}=${stored}, this store asks for ${field}=${requested}. ` +
+        `Open it with the original capacity/errorRate/blocks/recipe, or use another key (or delete the old one).`,
+    );
+    this.field = field;
+    this.stored = stored;
+    this.requested = requested;
+  }
+}

@@ -1,0 +1,39 @@
+--[[
+  meta_open: create or check the parameters stored next to a Bloom filter.
+  On a new filter: writes every field and zeroes the counters. On an existing one: each compared field must be
+  equal, else INCOMPATIBLE_FILTER. The fingerprint recipe is compared only when both sides know it.
+
+  KEYS[1]              meta hash
+  ARGV[1]              number c of compared fields
+  ARGV[2 .. 2c+1]      compared pairs: field, value
+  ARGV[2c+2]           fingerprint recipe, or ''
+  ARGV[2c+3 ..]        informational pairs written only on creation: field, value
+  Returns 1 when created, 0 when an existing compatible filter was opened.
+  Errors: 'INCOMPATIBLE_FILTER <field> <stored> <requested>'.
+]]
+local c = tonumber(ARGV[1])
+local recipe = ARGV[2 * c + 2]
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  for i = 0, c - 1 do
+    local field = ARGV[2 + 2 * i]
+    local want = ARGV[3 + 2 * i]
+    local have = redis.call('HGET', KEYS[1], field)
+    if have ~= want then
+      return redis.error_reply('INCOMPATIBLE_FILTER ' .. field .. ' ' .. tostring(have) .. ' ' .. want)
+    end
+  end
+  local stored = redis.call('HGET', KEYS[1], 'recipe')
+  if recipe ~= '' then
+    if stored and stored ~= '' and stored ~= recipe then
+      return redis.error_reply('INCOMPATIBLE_FILTER recipe ' .. stored .. ' ' .. recipe)
+    end
+    if not stored or stored == '' then redis.call('HSET', KEYS[1], 'recipe', recipe) end
+  end
+  return 0
+end
+local fields = {}
+for i = 2, #ARGV do
+  if i ~= 2 * c + 2 then fields[#fields + 1] = ARGV[i] end
+end
+redis.call('HSET', KEYS[1], 'recipe', recipe, 'itemsAdded', 0, 'filtered', 0, unpack(fields))
+return 1

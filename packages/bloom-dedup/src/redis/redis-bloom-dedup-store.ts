@@ -1,0 +1,319 @@
+import { bitOffsets, bitPosition, digestHex, modBigEndian } from '../bloom/bit-indexes.js';
+import {
+  bloomParameters,
+  estimatedFalsePositiveRate,
+  expectedFillRatio,
+  MAX_REDIS_BLOCK_BITS,
+  type BloomParameters,
+} from '../bloom/parameters.js';
+import type { DedupStats, DedupStore } from '../dedup-store.js';
+import { ENQUEUE_FILTER_SOURCE, type EnqueueFilterPlan, type EnqueueFilterSource } from '../enqueue-filter.js';
+import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
+import { StoreClosedError } from '../errors/store-closed-error.js';
+import { bloomKeys, type BloomKeys } from './bloom-keys.js';
+import { ConnectionHolder, isCluster, type RedisConnection } from './connection.js';
+import { hashSlot } from './hash-slot.js';
+import { runScript, toBooleans } from './scripts.js';
+
+/** Options of {@link RedisBloomDedupStore}. */
+export interface RedisBloomDedupStoreOptions {
+  /** ioredis `Redis` or `Cluster` (not closed by the store), or a URL (the store opens and closes its own connection). */
+  redis: RedisConnection | string;
+  /** Base key; the filter lives at `{key}:bits` / `{key}:meta` (see README "Key layout"). */
+  key: string;
+  /** Items the filter is sized for; a positive integer. */
+  capacity: number;
+  /** Target false-positive rate at capacity, 0 \< errorRate \< 1. */
+  errorRate: number;
+  /** Number of blocks (each at most 2^32 bits). @defaultValue the fewest that fit */
+  blocks?: number;
+  /** Fingerprint recipe of the keys (e.g. 'scrapy'), stored with the filter and checked on reopen when both know it. */
+  recipe?: string;
+  /** Allocate every block's full string when opening (predictable memory). @defaultValue true */
+  preallocate?: boolean;
+  /** Keys per script call; larger batches are split. @defaultValue 5000 */
+  maxBatch?: number;
+}
+
+const NEW_FIELD = 'itemsAdded';
+const FILTERED_FIELD = 'filtered';
+
+/** One script call: the keys it touches and which batch positions it answers. */
+interface CallGroup {
+  keys: string[];
+  keyIndex: Map<string, number>;
+  positions: number[];
+  args: (string | number)[];
+  withCounter: boolean;
+}
+
+/**
+ * Bloom filter in Redis strings, shared by every process of a crawl. One Lua script tests and sets all k bits of
+ * every key of a batch (one round trip per batch, one per slot on a Cluster), so of several workers adding one key
+ * exactly one is told "new". Bit indexes come from the key's SHA-1 bytes (its own when it is a 40-hex fingerprint);
+ * filters above 2^32 bits are split into blocks, each key's bits inside one block. The parameters are stored in a
+ * meta hash; reopening with others throws {@link IncompatibleFilterError}.
+ */
+export class RedisBloomDedupStore implements DedupStore {
+  /** Filter shape derived from capacity, error rate and blocks. */
+  readonly parameters: BloomParameters;
+  /** Redis keys of the filter. */
+  readonly keys: BloomKeys;
+  private readonly options: RedisBloomDedupStoreOptions;
+  private holder?: ConnectionHolder;
+  private opening?: Promise<ConnectionHolder>;
+  private closed = false;
+
+  /**
+   * Validates the options; Redis is touched on {@link RedisBloomDedupStore.open} or the first call.
+   * @param options - see {@link RedisBloomDedupStoreOptions}
+   * @throws {@link InvalidDedupOptionsError} on a bad capacity, error rate, key or block count
+   * @throws {@link FilterTooLargeError} when a block would exceed 2^32 bits
+   */
+  constructor(options: RedisBloomDedupStoreOptions) {
+    if (typeof options?.key !== 'string' || options.key.length === 0) {
+      throw new InvalidDedupOptionsError('key must be a non-empty string');
+    }
+    if (options.redis === undefined || options.redis === null) throw new InvalidDedupOptionsError('redis is required');
+    if (options.maxBatch !== undefined && (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1)) {
+      throw new InvalidDedupOptionsError(`maxBatch must be a positive integer, got ${String(options.maxBatch)}`);
+    }
+    this.options = options;
+    this.parameters = bloomParameters({
+      capacity: options.capacity,
+      errorRate: options.errorRate,
+      blocks: options.blocks,
+      maxBlockBits: MAX_REDIS_BLOCK_BITS,
+    });
+    this.keys = bloomKeys(options.key, this.parameters.blocks);
+  }
+
+  /**
+   * Opens a store and checks (or creates) the filter's meta hash.
+   * @throws {@link IncompatibleFilterError} when the key holds a filter with other parameters
+   */
+  static async open(options: RedisBloomDedupStoreOptions): Promise<RedisBloomDedupStore> {
+    const store = new RedisBloomDedupStore(options);
+    await store.open();
+    return store;
+  }
+
+  /** The connection, once opened (a string `redis` option is connected on open). */
+  get redis(): RedisConnection | undefined {
+    return this.holder?.redis ?? (typeof this.options.redis === 'string' ? undefined : this.options.redis);
+  }
+
+  /**
+   * Creates or checks the meta hash and preallocates the blocks. Called by every method; idempotent.
+   * @throws {@link IncompatibleFilterError} when the stored parameters differ
+   */
+  async open(): Promise<void> {
+    await this.connection();
+  }
+
+  private connection(): Promise<ConnectionHolder> {
+    if (this.closed) return Promise.reject(new StoreClosedError(`RedisBloomDedupStore(${this.options.key})`));
+    this.opening ??= this.doOpen().catch((error: unknown) => {
+      this.opening = undefined;
+      throw error;
+    });
+    return this.opening;
+  }
+
+  private async doOpen(): Promise<ConnectionHolder> {
+    const holder = this.holder ?? (await ConnectionHolder.from(this.options.redis));
+    this.holder = holder;
+    const p = this.parameters;
+    const compared = [
+      ['bits', p.bits],
+      ['hashes', p.hashes],
+      ['blocks', p.blocks],
+      ['blockBits', p.blockBits],
+      ['indexScheme', p.indexScheme],
+    ] as const;
+    const info = [
+      ['capacity', p.capacity],
+      ['errorRate', p.errorRate],
+      ['type', 'bloom'],
+      ['createdAt', new Date().toISOString()],
+    ] as const;
+    await runScript(
+      holder.redis,
+      'metaOpen',
+      [this.keys.meta],
+      [compared.length, ...compared.flat().map(String), this.options.recipe ?? '', ...info.flat().map(String)],
+      this.keys.meta,
+    );
+    if (this.options.preallocate ?? true) {
+      await Promise.all(
+        this.keys.blocks.map((block) => runScript(holder.redis, 'bloomPrealloc', [block], [p.blockBits], block)),
+      );
+    }
+    return holder;
+  }
+
+  /** Block index of each key and its lowercase digest. */
+  private locate(keys: readonly string[]): { digests: string[]; blocks: number[] } {
+    const digests = keys.map((key) => {
+      if (typeof key !== 'string') throw new InvalidDedupOptionsError(`dedup keys must be strings, got ${typeof key}`);
+      return digestHex(key);
+    });
+    const count = this.parameters.blocks;
+    const blocks = digests.map((d) => (count === 1 ? 0 : modBigEndian(Buffer.from(d, 'hex'), 16, 4, count)));
+    return { digests, blocks };
+  }
+
+  /** Splits a batch into script calls: one per slot on a Cluster, one in total on a single node. */
+  private groups(redis: RedisConnection, keys: readonly string[], withCounter: boolean): CallGroup[] {
+    const { digests, blocks } = this.locate(keys);
+    const cluster = isCluster(redis);
+    const metaSlot = hashSlot(this.keys.meta);
+    const bySlot = new Map<number, CallGroup>();
+    const maxBatch = this.options.maxBatch ?? 5000;
+    const all: CallGroup[] = [];
+    for (let i = 0; i < digests.length; i++) {
+      const blockKey = this.keys.blocks[blocks[i] as number] as string;
+      const slot = cluster ? hashSlot(blockKey) : 0;
+      let group = bySlot.get(slot);
+      if (!group || group.positions.length >= maxBatch) {
+        group = { keys: [], keyIndex: new Map(), positions: [], args: [], withCounter: false };
+        group.withCounter = withCounter && (!cluster || slot === metaSlot);
+        bySlot.set(slot, group);
+        all.push(group);
+      }
+      let index = group.keyIndex.get(blockKey);
+      if (index === undefined) {
+        group.keys.push(blockKey);
+        index = group.keys.length;
+        group.keyIndex.set(blockKey, index);
+      }
+      group.positions.push(i);
+      group.args.push(index, digests[i] as string);
+    }
+    return all;
+  }
+
+  /**
+   * Tests and sets the keys' bits.
+   * @param keys - dedup keys (40-hex fingerprints use their own bytes; other strings are SHA-1 hashed first)
+   * @returns per key, `true` when it was new
+   * @throws {@link IncompatibleFilterError} on the first call, when the stored filter has other parameters
+   */
+  async add(keys: readonly string[]): Promise<boolean[]> {
+    const { redis } = await this.connection();
+    if (keys.length === 0) return [];
+    const result = new Array<boolean>(keys.length);
+    const groups = this.groups(redis, keys, true);
+    let uncounted = 0;
+    await Promise.all(
+      groups.map(async (group) => {
+        const keysOfCall = group.withCounter ? [...group.keys, this.keys.meta] : group.keys;
+        const args = [this.parameters.blockBits, this.parameters.hashes, group.withCounter ? NEW_FIELD : '', ...group.args];
+        const reply = toBooleans(await runScript(redis, 'bloomAdd', keysOfCall, args, this.options.key));
+        reply.forEach((isNew, j) => {
+          result[group.positions[j] as number] = isNew;
+          if (!group.withCounter && isNew) uncounted++;
+        });
+      }),
+    );
+    // On a Cluster whose blocks sit on other slots than the meta hash, the shared counter is bumped separately.
+    if (uncounted > 0) {
+      await redis.hincrby(this.keys.meta, NEW_FIELD, uncounted);
+    }
+    return result;
+  }
+
+  /**
+   * Reads the keys' bits without changing them.
+   * @param keys - dedup keys
+   * @returns per key, `true` when every bit is set (seen, or a false positive)
+   */
+  async has(keys: readonly string[]): Promise<boolean[]> {
+    const { redis } = await this.connection();
+    if (keys.length === 0) return [];
+    const result = new Array<boolean>(keys.length);
+    await Promise.all(
+      this.groups(redis, keys, false).map(async (group) => {
+        const args = [this.parameters.blockBits, this.parameters.hashes, ...group.args];
+        const reply = toBooleans(await runScript(redis, 'bloomHas', group.keys, args, this.options.key));
+        reply.forEach((seen, j) => (result[group.positions[j] as number] = seen));
+      }),
+    );
+    return result;
+  }
+
+  /** Shared totals from the meta hash; fill ratio and false-positive rate are the expected values for that many items. */
+  async stats(): Promise<DedupStats> {
+    const { redis } = await this.connection();
+    const [added, filtered] = await redis.hmget(this.keys.meta, NEW_FIELD, FILTERED_FIELD);
+    const lengths = await Promise.all(this.keys.blocks.map((block) => redis.strlen(block)));
+    const itemsAdded = Number(added ?? 0);
+    const p = this.parameters;
+    return {
+      itemsAdded,
+      filtered: Number(filtered ?? 0),
+      fillRatio: expectedFillRatio(p, itemsAdded),
+      estimatedFalsePositiveRate: estimatedFalsePositiveRate(p, itemsAdded),
+      bytesUsed: lengths.reduce((a, b) => a + Number(b), 0),
+      capacity: p.capacity,
+      errorRate: p.errorRate,
+      bits: p.bits,
+      hashes: p.hashes,
+      blocks: p.blocks,
+    };
+  }
+
+  /**
+   * Adds to the shared "filtered" counter.
+   * @param count - requests filtered
+   */
+  async recordFiltered(count: number): Promise<void> {
+    if (count <= 0) return;
+    const { redis } = await this.connection();
+    await redis.hincrby(this.keys.meta, FILTERED_FIELD, count);
+  }
+
+  /** Closes the connection when the store opened it from a URL. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.holder?.close();
+  }
+
+  /**
+   * Bit offsets of a key inside its block (the same numbers the Lua scripts compute).
+   * @param key - dedup key
+   * @returns the block index and the k offsets
+   */
+  bitsOf(key: string): { block: number; offsets: number[] } {
+    const p = this.parameters;
+    const position = bitPosition(Buffer.from(digestHex(key), 'hex'), p.blockBits, p.blocks);
+    return { block: position.block, offsets: bitOffsets(position, p.blockBits, p.hashes) };
+  }
+
+  /** The seam source (docs/enqueue-filter-seam.md): lets crawlee-redis-queue run this filter inside its add script. */
+  get [ENQUEUE_FILTER_SOURCE](): EnqueueFilterSource {
+    const redis = this.redis;
+    return {
+      redis,
+      planEnqueueFilter: (dedupKeys) => this.planEnqueueFilter(dedupKeys),
+      enqueueFilterKeys: () => [...this.keys.blocks, this.keys.meta],
+    };
+  }
+
+  /**
+   * Describes the check-and-set of these keys as 'bits' ops; does not touch Redis.
+   * @param dedupKeys - dedup keys, in request order
+   */
+  planEnqueueFilter(dedupKeys: string[]): EnqueueFilterPlan {
+    const metaIndex = this.keys.blocks.length;
+    return {
+      keys: [...this.keys.blocks, this.keys.meta],
+      ops: dedupKeys.map((key) => {
+        const { block, offsets } = this.bitsOf(key);
+        return { type: 'bits' as const, key: block, offsets: offsets.map(String) };
+      }),
+      counter: { key: metaIndex, newField: NEW_FIELD, filteredField: FILTERED_FIELD },
+    };
+  }
+}

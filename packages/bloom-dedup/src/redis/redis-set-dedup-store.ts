@@ -1,0 +1,150 @@
+import type { DedupStats, DedupStore } from '../dedup-store.js';
+import { ENQUEUE_FILTER_SOURCE, type EnqueueFilterPlan, type EnqueueFilterSource } from '../enqueue-filter.js';
+import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
+import { StoreClosedError } from '../errors/store-closed-error.js';
+import { ConnectionHolder, type RedisConnection } from './connection.js';
+import { sameSlotKey } from './hash-slot.js';
+import { runScript, toBooleans } from './scripts.js';
+
+/** Options of {@link RedisSetDedupStore}. */
+export interface RedisSetDedupStoreOptions {
+  /** ioredis `Redis` or `Cluster` (not closed by the store), or a URL (the store opens and closes its own connection). */
+  redis: RedisConnection | string;
+  /** The set's key, e.g. scrapy-redis's `'<spider>:dupefilter'`, to share one seen-set with a scrapy-redis fleet. */
+  key: string;
+  /** Members per script call; larger batches are split. @defaultValue 5000 */
+  maxBatch?: number;
+}
+
+const NEW_FIELD = 'itemsAdded';
+const FILTERED_FIELD = 'filtered';
+
+/**
+ * Exact "seen" set: `SADD` of the keys themselves, with a per-key answer from one Lua script per batch.
+ * With scrapy-redis's key (`<spider>:dupefilter`) and 40-hex fingerprints (crawlee-scrapy-fingerprint, recipe
+ * 'scrapy-redis' or 'scrapy') it reads and writes the set a scrapy-redis fleet uses. Counters live in a hash in the
+ * same Cluster slot (`{key}:stats`), never inside the set.
+ */
+export class RedisSetDedupStore implements DedupStore {
+  /** The set's key. */
+  readonly key: string;
+  /** Counter hash (itemsAdded, filtered), in the set's slot. */
+  readonly statsKey: string;
+  private readonly options: RedisSetDedupStoreOptions;
+  private holder?: ConnectionHolder;
+  private opening?: Promise<ConnectionHolder>;
+  private closed = false;
+
+  /**
+   * @param options - see {@link RedisSetDedupStoreOptions}
+   * @throws {@link InvalidDedupOptionsError} on a missing key or connection
+   */
+  constructor(options: RedisSetDedupStoreOptions) {
+    if (typeof options?.key !== 'string' || options.key.length === 0) {
+      throw new InvalidDedupOptionsError('key must be a non-empty string');
+    }
+    if (options.redis === undefined || options.redis === null) throw new InvalidDedupOptionsError('redis is required');
+    if (options.maxBatch !== undefined && (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1)) {
+      throw new InvalidDedupOptionsError(`maxBatch must be a positive integer, got ${String(options.maxBatch)}`);
+    }
+    this.options = options;
+    this.key = options.key;
+    this.statsKey = sameSlotKey(options.key, 'stats');
+  }
+
+  /** The connection, once opened. */
+  get redis(): RedisConnection | undefined {
+    return this.holder?.redis ?? (typeof this.options.redis === 'string' ? undefined : this.options.redis);
+  }
+
+  /** Connects when given a URL. Idempotent. */
+  async open(): Promise<void> {
+    await this.connection();
+  }
+
+  private connection(): Promise<ConnectionHolder> {
+    if (this.closed) return Promise.reject(new StoreClosedError(`RedisSetDedupStore(${this.key})`));
+    this.opening ??= ConnectionHolder.from(this.options.redis).then((holder) => (this.holder = holder));
+    return this.opening;
+  }
+
+  /**
+   * SADDs the keys.
+   * @param keys - dedup keys (stored as given)
+   * @returns per key, `true` when SADD added it
+   */
+  async add(keys: readonly string[]): Promise<boolean[]> {
+    const { redis } = await this.connection();
+    const maxBatch = this.options.maxBatch ?? 5000;
+    const result: boolean[] = [];
+    for (let start = 0; start < keys.length; start += maxBatch) {
+      const chunk = keys.slice(start, start + maxBatch);
+      const reply = await runScript(redis, 'setAdd', [this.key, this.statsKey], [NEW_FIELD, ...chunk], this.key);
+      result.push(...toBooleans(reply));
+    }
+    return result;
+  }
+
+  /**
+   * SMISMEMBER of the keys (Redis \>= 6.2).
+   * @param keys - dedup keys
+   * @returns per key, `true` when it is in the set
+   */
+  async has(keys: readonly string[]): Promise<boolean[]> {
+    const { redis } = await this.connection();
+    if (keys.length === 0) return [];
+    return toBooleans(await redis.smismember(this.key, ...keys));
+  }
+
+  /** Set size, shared counters and `MEMORY USAGE` of the set. */
+  async stats(): Promise<DedupStats> {
+    const { redis } = await this.connection();
+    const [added, filtered] = await redis.hmget(this.statsKey, NEW_FIELD, FILTERED_FIELD);
+    const bytes = (await redis.call('MEMORY', 'USAGE', this.key)) as number | null;
+    return {
+      itemsAdded: Number(added ?? 0),
+      filtered: Number(filtered ?? 0),
+      fillRatio: 0,
+      estimatedFalsePositiveRate: 0,
+      bytesUsed: Number(bytes ?? 0),
+    };
+  }
+
+  /**
+   * Adds to the shared "filtered" counter.
+   * @param count - requests filtered
+   */
+  async recordFiltered(count: number): Promise<void> {
+    if (count <= 0) return;
+    const { redis } = await this.connection();
+    await redis.hincrby(this.statsKey, FILTERED_FIELD, count);
+  }
+
+  /** Closes the connection when the store opened it from a URL. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.holder?.close();
+  }
+
+  /** The seam source (docs/enqueue-filter-seam.md). */
+  get [ENQUEUE_FILTER_SOURCE](): EnqueueFilterSource {
+    return {
+      redis: this.redis,
+      planEnqueueFilter: (dedupKeys) => this.planEnqueueFilter(dedupKeys),
+      enqueueFilterKeys: () => [this.key, this.statsKey],
+    };
+  }
+
+  /**
+   * Describes the SADD of these keys as 'member' ops; does not touch Redis.
+   * @param dedupKeys - dedup keys, in request order
+   */
+  planEnqueueFilter(dedupKeys: string[]): EnqueueFilterPlan {
+    return {
+      keys: [this.key, this.statsKey],
+      ops: dedupKeys.map((member) => ({ type: 'member' as const, key: 0, member })),
+      counter: { key: 1, newField: NEW_FIELD, filteredField: FILTERED_FIELD },
+    };
+  }
+}
