@@ -1,0 +1,193 @@
+import type { RedisOptions } from 'ioredis';
+import { mapScriptError } from '../errors/map-script-error.js';
+import { encodeRequest, requestIdOf } from '../queue/request-codec.js';
+import { ConnectionHandle, type RedisConnection, type RedisConnectionOption } from '../redis/connection.js';
+import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
+import { runScript, type ScriptArg, type ScriptName } from '../redis/scripts.js';
+
+/** Options of {@link RedisQueueAdmin}. */
+export interface RedisQueueAdminOptions {
+  /** A `redis://` URL, or an ioredis `Redis` or `Cluster` (never closed by this package).
+   * @defaultValue `process.env.REDIS_URL`, else `'redis://127.0.0.1:6379'` */
+  redis?: RedisConnectionOption;
+  /** Extra ioredis options for a connection created from a URL. */
+  redisOptions?: RedisOptions;
+  /** Key prefix the workers use. @defaultValue 'crawlee' */
+  keyPrefix?: string;
+  /** The queue name. */
+  name: string;
+  /** The start-URL feed list, for requeueing feed dead letters. @defaultValue `` `${name}:start_urls` `` */
+  startUrlsKey?: string;
+}
+
+/** Counters of a queue. */
+export interface RedisQueueStats {
+  /** Requests in the queue (pending + handled; dead letters excluded). */
+  total: number;
+  /** Unhandled requests, locked ones included. */
+  pending: number;
+  /** Requests under an unexpired lock right now. */
+  locked: number;
+  /** Handled requests. */
+  handled: number;
+  /** Entries in the dead letters. */
+  deadLetters: number;
+}
+
+/** One dead letter: an entry no worker could read. */
+export interface DeadLetter {
+  /** Dead-letter id: the request id for queue entries, `feed-<n>` for start-URL feed items. */
+  id: string;
+  /** The raw bytes, exactly as found. */
+  raw: Buffer;
+  /** Why it could not be read. */
+  reason: string;
+  /** Where it came from. */
+  source: 'queue' | 'feed';
+  /** When it was moved (Redis time). */
+  at: Date;
+}
+
+/** Options of {@link RedisQueueAdmin.requeueDeadLetters}. */
+export interface RequeueDeadLettersOptions {
+  /** Only these dead-letter ids. @defaultValue all */
+  ids?: string[];
+  /** Turn a dead letter into a request to store instead of its raw bytes; return undefined to leave it dead.
+   * Without it the raw bytes go back unchanged (e.g. after upgrading workers that can read them). */
+  repair?: (letter: DeadLetter) => { url: string; uniqueKey: string; [key: string]: unknown } | undefined;
+}
+
+/**
+ * Operator tools for one shared Redis request queue: counters, explicit purge and drop, dead letters.
+ * None of these run on a worker's hot path.
+ *
+ * @example
+ * ```ts
+ * const admin = new RedisQueueAdmin({ redis: 'redis://127.0.0.1:6379', name: 'my-crawl' });
+ * console.log(await admin.stats()); // { total, pending, locked, handled, deadLetters }
+ * await admin.close();
+ * ```
+ */
+export class RedisQueueAdmin {
+  /** The queue's keys. */
+  readonly keys: QueueKeys;
+  /** The connection. */
+  readonly redis: RedisConnection;
+  private readonly connection: ConnectionHandle;
+  private readonly name: string;
+  private readonly keyPrefix: string;
+  private readonly startUrlsKey: string;
+
+  /**
+   * @param options - connection, key prefix, queue name
+   * @throws {@link InvalidOptionsError} for a bad name, prefix or URL
+   */
+  constructor(options: RedisQueueAdminOptions) {
+    this.keyPrefix = options.keyPrefix ?? 'crawlee';
+    this.name = options.name;
+    this.keys = queueKeys(this.keyPrefix, options.name);
+    this.startUrlsKey = options.startUrlsKey ?? defaultStartUrlsKey(options.name);
+    this.connection = new ConnectionHandle(options.redis, options.redisOptions);
+    this.redis = this.connection.redis;
+  }
+
+  private async script(name: ScriptName, args: ScriptArg[]): Promise<unknown> {
+    try {
+      return await this.connection.run(() => runScript(this.redis, name, this.keys.all, args));
+    } catch (error) {
+      throw mapScriptError(error, `request queue "${this.name}" ${name}`);
+    }
+  }
+
+  /** @returns the queue's counters, read in one atomic step */
+  async stats(): Promise<RedisQueueStats> {
+    const [, total, pending, handled, locked, deadLetters] = ((await this.script('queueStats', ['0'])) as unknown[]).map(Number);
+    return { total: total!, pending: pending!, locked: locked!, handled: handled!, deadLetters: deadLetters! };
+  }
+
+  /** Removes every request, lock and dead letter and resets the counters; the queue itself stays.
+   * @returns the number of requests removed */
+  async purge(): Promise<number> {
+    return Number(await this.script('purgeQueue', ['0', '0']));
+  }
+
+  /** Deletes the queue entirely (requests, dead letters, metadata). The start-URL feed list is left alone. */
+  async drop(): Promise<void> {
+    await this.script('purgeQueue', ['0', '1']);
+    await this.connection.run(() => this.redis.srem(queueIndexKey(this.keyPrefix), this.name));
+  }
+
+  /**
+   * Lists dead letters (admin use: reads the whole dead-letter hash).
+   *
+   * @returns every dead letter, oldest first
+   */
+  async listDeadLetters(): Promise<DeadLetter[]> {
+    const [raws, infos] = await this.connection.run(() =>
+      Promise.all([this.redis.hgetallBuffer(this.keys.dead), this.redis.hgetall(this.keys.deadInfo)]),
+    );
+    const letters: DeadLetter[] = [];
+    for (const [id, raw] of Object.entries(raws)) {
+      let info: { reason?: string; source?: string; at?: number } = {};
+      try {
+        info = JSON.parse(infos[id] ?? '{}') as typeof info;
+      } catch {
+        info = { reason: 'dead-letter info unreadable' };
+      }
+      letters.push({
+        id,
+        raw,
+        reason: info.reason ?? 'unknown',
+        source: info.source === 'feed' ? 'feed' : 'queue',
+        at: new Date(info.at ?? 0),
+      });
+    }
+    return letters.sort((a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id));
+  }
+
+  /**
+   * Puts dead letters back: queue entries into the queue (at the tail), feed items at the head of the feed list.
+   *
+   * @param options - which ids, and an optional repair function
+   * @returns how many were requeued, and how many were skipped (repair returned undefined, or already gone)
+   * @throws {@link InvalidRequestError} when `repair` returns a request that cannot be stored
+   */
+  async requeueDeadLetters(options: RequeueDeadLettersOptions = {}): Promise<{ requeued: number; skipped: number }> {
+    const wanted = options.ids ? new Set(options.ids) : undefined;
+    const letters = (await this.listDeadLetters()).filter((l) => !wanted || wanted.has(l.id));
+    let requeued = 0;
+    let skipped = 0;
+    for (const letter of letters) {
+      let bytes: Buffer | string = '';
+      let id = letter.id;
+      if (options.repair) {
+        const repaired = options.repair(letter);
+        if (!repaired) {
+          skipped++;
+          continue;
+        }
+        const encoded = encodeRequest(repaired);
+        bytes = encoded.json;
+        id = encoded.id;
+      }
+      if (letter.source === 'feed') {
+        // The feed list is on another key (maybe another Cluster slot): push first, then forget the letter.
+        await this.connection.run(() => this.redis.lpush(this.startUrlsKey, bytes === '' ? letter.raw : bytes));
+        await this.connection.run(() => this.redis.hdel(this.keys.dead, letter.id));
+        await this.connection.run(() => this.redis.hdel(this.keys.deadInfo, letter.id));
+        requeued++;
+        continue;
+      }
+      if (id.startsWith('feed-')) id = requestIdOf(id);
+      const code = Number(await this.script('requeueDeadLetter', [letter.id, id, bytes, '0']));
+      if (code === 1) requeued++;
+      else skipped++;
+    }
+    return { requeued, skipped };
+  }
+
+  /** Closes the connection if this admin created it from a URL. */
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}

@@ -1,0 +1,10 @@
+export { RedisQueueError } from './redis-queue-error.js';
+export { InvalidRequestError } from './invalid-request-error.js';
+export { InvalidOptionsError } from './invalid-options-error.js';
+export { RequestNotFoundError } from './request-not-found-error.js';
+export { RequestAlreadyHandledError } from './request-already-handled-error.js';
+export { LockLostError } from './lock-lost-error.js';
+export { UnsupportedOperationError } from './unsupported-operation-error.js';
+export { EnqueueFilterIncompatibleError } from './enqueue-filter-incompatible-error.js';
+export { RedisScriptError } from './redis-script-error.js';
+export { mapScriptError } from './map-script-error.js';

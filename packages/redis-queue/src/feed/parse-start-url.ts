@@ -1,0 +1,102 @@
+import { Request } from 'crawlee';
+import { randomUUID } from 'node:crypto';
+import { encodeRequest } from '../queue/request-codec.js';
+
+/** A feed item turned into a request, or the reason it cannot be one. */
+export type ParsedFeedItem = { kind: 'r'; id: string; json: string } | { kind: 'd'; reason: string };
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'TRACE', 'OPTIONS', 'CONNECT', 'PATCH']);
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fromObject(item: Record<string, unknown>): Record<string, unknown> | string {
+  const { url, method, headers, payload, body, userData, meta, uniqueKey } = item;
+  if (typeof url !== 'string') return 'JSON object without a string "url"';
+  if (!isHttpUrl(url)) return `"url" is not an http(s) URL: ${url.slice(0, 200)}`;
+  const options: Record<string, unknown> = { url };
+  if (method !== undefined) {
+    if (typeof method !== 'string' || !METHODS.has(method.toUpperCase())) return `unsupported "method": ${JSON.stringify(method)}`;
+    options.method = method.toUpperCase();
+  }
+  if (headers !== undefined) {
+    if (!isPlainObject(headers) || !Object.values(headers).every((v) => typeof v === 'string')) {
+      return '"headers" must be an object of strings';
+    }
+    options.headers = headers;
+  }
+  const data = payload ?? body;
+  if (data !== undefined) {
+    if (typeof data !== 'string') return '"payload" must be a string';
+    options.payload = data;
+  }
+  const user = userData ?? meta;
+  if (user !== undefined) {
+    if (!isPlainObject(user)) return '"userData" (or "meta") must be an object';
+    options.userData = { ...(isPlainObject(meta) ? meta : {}), ...(isPlainObject(userData) ? userData : {}) };
+  }
+  if (uniqueKey !== undefined) {
+    if (typeof uniqueKey !== 'string' || uniqueKey === '') return '"uniqueKey" must be a non-empty string';
+    options.uniqueKey = uniqueKey;
+  }
+  return options;
+}
+
+/**
+ * Turns one item of a scrapy-redis start-URL list into a Crawlee request: a plain URL, or a JSON object with `url`
+ * and optional `method`, `headers`, `payload` (or scrapy-redis' `body`), `userData` (or scrapy-redis' `meta`) and
+ * `uniqueKey`. A JSON string is read as a URL. Anything else (other JSON values, bytes that are not UTF-8, an empty
+ * item, a JSON object without a valid url, a URL that is not http(s)) is rejected with the reason.
+ *
+ * @param raw - the item's bytes
+ * @param alwaysEnqueue - give the request a unique uniqueKey so it is never deduplicated (scrapy-redis' feed
+ *   requests are `dont_filter=True`)
+ * @returns the request id and JSON, or the reason for the dead letters
+ */
+export function parseStartUrlItem(raw: Buffer, alwaysEnqueue: boolean): ParsedFeedItem {
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    return { kind: 'd', reason: 'item is not valid UTF-8' };
+  }
+  text = text.trim();
+  if (text === '') return { kind: 'd', reason: 'empty item' };
+  let options: Record<string, unknown> | string;
+  let parsed: unknown;
+  let isJson = true;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    isJson = false;
+  }
+  if (!isJson) {
+    options = isHttpUrl(text) ? { url: text } : `not JSON and not an http(s) URL: ${text.slice(0, 200)}`;
+  } else if (typeof parsed === 'string') {
+    options = isHttpUrl(parsed) ? { url: parsed } : `JSON string is not an http(s) URL: ${parsed.slice(0, 200)}`;
+  } else if (isPlainObject(parsed)) {
+    options = fromObject(parsed);
+  } else {
+    options = `JSON ${parsed === null ? 'null' : Array.isArray(parsed) ? 'array' : typeof parsed} is neither a URL nor an object`;
+  }
+  if (typeof options === 'string') return { kind: 'd', reason: options };
+  try {
+    const request = new Request(options as unknown as ConstructorParameters<typeof Request>[0]);
+    if (alwaysEnqueue && options.uniqueKey === undefined) request.uniqueKey = `${request.uniqueKey}#feed:${randomUUID()}`;
+    const encoded = encodeRequest(request);
+    return { kind: 'r', id: encoded.id, json: encoded.json };
+  } catch (error) {
+    return { kind: 'd', reason: `not a valid request: ${(error as Error).message}` };
+  }
+}

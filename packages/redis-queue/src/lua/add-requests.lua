@@ -1,0 +1,107 @@
+--[[
+  Adds a batch of requests to a request queue, deduplicated by request id (Crawlee's getRequestId(uniqueKey)),
+  optionally through an enqueue filter plan (docs/enqueue-filter-seam.md), all in one atomic step.
+
+  KEYS[1] meta      HASH  queue metadata and counters (total, pending, handled, seq, ...)
+  KEYS[2] data      HASH  request id -> request JSON
+  KEYS[3] pending   ZSET  request id -> queue order, every unhandled request (available or locked)
+  KEYS[4] avail     ZSET  request id -> queue order, unhandled and unlocked
+  KEYS[5] locks     ZSET  request id -> lock expiry (ms, Redis time)
+  KEYS[6] owner     HASH  request id -> clientKey of the lock owner
+  KEYS[7] dead      HASH  dead-letter id -> raw bytes
+  KEYS[8] deadinfo  HASH  dead-letter id -> JSON {reason, source, at}
+  KEYS[9..] keys of the enqueue filter plan (plan.keys[i] is KEYS[9 + i])
+
+  ARGV[1] forefront: '1' puts new requests at the head (newest forefront first), '0' at the tail
+  ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
+  ARGV[3] enqueue filter plan as JSON, '' when no filter is attached
+  ARGV[4..] triples: request id, request JSON, handled ('1' when the request arrives already handled)
+
+  Returns one code per request: 0 added, 1 already present, 2 already present and handled, 3 rejected by the filter.
+]]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[2])
+local forefront = ARGV[1] == '1'
+local plan = nil
+if ARGV[3] ~= '' then plan = cjson.decode(ARGV[3]) end
+
+-- Evaluates one filter op; returns true when the store saw the key for the first time.
+local function applyOp(op)
+  local key = KEYS[9 + op.key]
+  if op.type == 'bits' then
+    local get = {}
+    for _, o in ipairs(op.offsets) do
+      get[#get + 1] = 'GET'; get[#get + 1] = 'u1'; get[#get + 1] = o
+    end
+    local bits = redis.call('BITFIELD', key, unpack(get))
+    local isNew = false
+    for _, b in ipairs(bits) do
+      if b == 0 then isNew = true; break end
+    end
+    if isNew then
+      local set = {}
+      for _, o in ipairs(op.offsets) do
+        set[#set + 1] = 'SET'; set[#set + 1] = 'u1'; set[#set + 1] = o; set[#set + 1] = 1
+      end
+      redis.call('BITFIELD', key, unpack(set))
+    end
+    return isNew
+  elseif op.type == 'member' then
+    return redis.call('SADD', key, op.member) == 1
+  end
+  return redis.error_reply('RQ_BAD_PLAN unknown op type ' .. tostring(op.type))
+end
+
+local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
+local firstSeq = seq
+local res = {}
+local addedPending, addedHandled, nNew, nFiltered = 0, 0, 0, 0
+local n = (#ARGV - 3) / 3
+for i = 1, n do
+  local id, json, handled = ARGV[3 * i + 1], ARGV[3 * i + 2], ARGV[3 * i + 3]
+  local present = redis.call('HEXISTS', KEYS[2], id) == 1
+  local filtered = false
+  if plan then
+    local op = plan.ops[i]
+    if op ~= nil then
+      local isNew = applyOp(op)
+      if type(isNew) == 'table' then return isNew end
+      if isNew then nNew = nNew + 1 end
+      if (not present) and (not isNew) then filtered = true end
+    end
+  end
+  if present then
+    if redis.call('ZSCORE', KEYS[3], id) then res[i] = 1 else res[i] = 2 end
+  elseif filtered then
+    res[i] = 3
+    nFiltered = nFiltered + 1
+  else
+    redis.call('HSET', KEYS[2], id, json)
+    if handled == '1' then
+      addedHandled = addedHandled + 1
+    else
+      seq = seq + 1
+      local score = seq
+      if forefront then score = -seq end
+      redis.call('ZADD', KEYS[3], score, id)
+      redis.call('ZADD', KEYS[4], score, id)
+      addedPending = addedPending + 1
+    end
+    res[i] = 0
+  end
+end
+
+redis.call('HSETNX', KEYS[1], 'createdAt', now)
+if seq ~= firstSeq then redis.call('HSET', KEYS[1], 'seq', seq) end
+if addedPending + addedHandled > 0 then
+  redis.call('HINCRBY', KEYS[1], 'total', addedPending + addedHandled)
+  if addedPending > 0 then redis.call('HINCRBY', KEYS[1], 'pending', addedPending) end
+  if addedHandled > 0 then redis.call('HINCRBY', KEYS[1], 'handled', addedHandled) end
+  redis.call('HSET', KEYS[1], 'modifiedAt', now)
+end
+if plan and plan.counter then
+  local ckey = KEYS[9 + plan.counter.key]
+  if nNew > 0 then redis.call('HINCRBY', ckey, plan.counter.newField, nNew) end
+  if nFiltered > 0 then redis.call('HINCRBY', ckey, plan.counter.filteredField, nFiltered) end
+end
+return res

@@ -1,0 +1,32 @@
+--[[
+  Moves a request whose stored data cannot be read to the dead letters, with its raw bytes and the reason.
+  Only acts when the data still equals the bytes the caller failed to read (another client may have fixed it).
+
+  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner,
+  KEYS[7] dead, KEYS[8] deadinfo (see add-requests.lua)
+
+  ARGV[1] request id
+  ARGV[2] the raw bytes the caller read
+  ARGV[3] reason (human readable)
+  ARGV[4] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
+
+  Returns 1 when moved, 0 otherwise.
+]]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[4])
+local id = ARGV[1]
+local raw = redis.call('HGET', KEYS[2], id)
+if raw ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[2], id)
+if redis.call('ZREM', KEYS[3], id) == 1 then
+  redis.call('HINCRBY', KEYS[1], 'pending', -1)
+else
+  redis.call('HINCRBY', KEYS[1], 'handled', -1)
+end
+redis.call('HINCRBY', KEYS[1], 'total', -1)
+redis.call('ZREM', KEYS[4], id)
+redis.call('ZREM', KEYS[5], id)
+redis.call('HDEL', KEYS[6], id)
+redis.call('HSET', KEYS[7], id, raw)
+redis.call('HSET', KEYS[8], id, cjson.encode({ reason = ARGV[3], source = 'queue', at = now }))
+return 1

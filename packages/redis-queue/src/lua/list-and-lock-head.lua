@@ -1,0 +1,69 @@
+--[[
+  Locks up to `limit` requests from the head of the queue for one client, after returning expired locks to the
+  available set at their original queue order (lazy recovery of dead workers' requests; no sweeper needed).
+  Order: forefront requests first (newest first), then FIFO; the order is the score of `pending`/`avail`.
+
+  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner,
+  KEYS[7] dead, KEYS[8] deadinfo (see add-requests.lua)
+
+  ARGV[1] limit (max requests to lock)
+  ARGV[2] lock time in ms
+  ARGV[3] clientKey of the caller (becomes the lock owner)
+  ARGV[4] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
+  ARGV[5] max number of expired locks recovered in this call
+
+  Returns { queueHasLockedRequests (0|1), hadMultipleClients (0|1), now (ms), modifiedAt (ms or ''),
+            id1, json1, id2, json2, ... }
+]]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[4])
+local limit = tonumber(ARGV[1])
+local lockExpiresAt = now + tonumber(ARGV[2])
+local clientKey = ARGV[3]
+
+local expired = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now, 'LIMIT', 0, tonumber(ARGV[5]))
+for _, id in ipairs(expired) do
+  local order = redis.call('ZSCORE', KEYS[3], id)
+  if order then redis.call('ZADD', KEYS[4], order, id) end
+  redis.call('ZREM', KEYS[5], id)
+  redis.call('HDEL', KEYS[6], id)
+end
+
+local out = { 0, 0, now, '' }
+local ids = {}
+if limit > 0 then ids = redis.call('ZRANGE', KEYS[4], 0, limit - 1) end
+local missing = 0
+for _, id in ipairs(ids) do
+  redis.call('ZREM', KEYS[4], id)
+  local json = redis.call('HGET', KEYS[2], id)
+  if json then
+    redis.call('ZADD', KEYS[5], lockExpiresAt, id)
+    redis.call('HSET', KEYS[6], id, clientKey)
+    out[#out + 1] = id
+    out[#out + 1] = json
+  else
+    -- Index entry without data: never hand it out; keep a trace in the dead letters.
+    redis.call('ZREM', KEYS[3], id)
+    redis.call('HSET', KEYS[7], id, '')
+    redis.call('HSET', KEYS[8], id, cjson.encode({ reason = 'request data missing', source = 'queue', at = now }))
+    missing = missing + 1
+  end
+end
+if missing > 0 then
+  redis.call('HINCRBY', KEYS[1], 'pending', -missing)
+  redis.call('HINCRBY', KEYS[1], 'total', -missing)
+end
+
+if #ids > 0 then
+  local first = redis.call('HGET', KEYS[1], 'firstClient')
+  if not first then
+    redis.call('HSET', KEYS[1], 'firstClient', clientKey)
+  elseif first ~= clientKey then
+    redis.call('HSETNX', KEYS[1], 'multipleClients', 1)
+  end
+end
+
+if redis.call('ZCARD', KEYS[5]) > 0 then out[1] = 1 end
+if redis.call('HEXISTS', KEYS[1], 'multipleClients') == 1 then out[2] = 1 end
+out[4] = redis.call('HGET', KEYS[1], 'modifiedAt') or ''
+return out

@@ -1,0 +1,31 @@
+--[[
+  Puts a dead-lettered queue entry back into the queue with its raw bytes (for example after a worker upgrade that
+  can read it, or after the caller repaired it), at the tail of the queue.
+
+  KEYS[1..8] as in add-requests.lua
+
+  ARGV[1] dead-letter id (the request id for entries that came from the queue)
+  ARGV[2] request id to store the entry under
+  ARGV[3] the bytes to store ('' to store the original raw bytes)
+  ARGV[4] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
+
+  Returns 1 when requeued, 0 when the dead letter does not exist, 2 when the request id is already in the queue
+  (the dead letter is removed: the queue already holds that request).
+]]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[4])
+local raw = redis.call('HGET', KEYS[7], ARGV[1])
+if not raw then return 0 end
+redis.call('HDEL', KEYS[7], ARGV[1])
+redis.call('HDEL', KEYS[8], ARGV[1])
+local id = ARGV[2]
+if redis.call('HEXISTS', KEYS[2], id) == 1 then return 2 end
+if ARGV[3] ~= '' then raw = ARGV[3] end
+local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+redis.call('HSET', KEYS[2], id, raw)
+redis.call('ZADD', KEYS[3], seq, id)
+redis.call('ZADD', KEYS[4], seq, id)
+redis.call('HINCRBY', KEYS[1], 'total', 1)
+redis.call('HINCRBY', KEYS[1], 'pending', 1)
+redis.call('HSET', KEYS[1], 'modifiedAt', now)
+return 1

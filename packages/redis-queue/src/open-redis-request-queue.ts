@@ -1,0 +1,57 @@
+import { RequestQueue, log } from 'crawlee';
+import type { Configuration } from 'crawlee';
+import { InvalidOptionsError } from './errors/invalid-options-error.js';
+import { RedisStorageClient, type RedisStorageClientOptions, type StartUrlFeedOptions } from './storage/redis-storage-client.js';
+
+/** Options of {@link openRedisRequestQueue}. */
+export interface OpenRedisRequestQueueOptions extends Omit<RedisStorageClientOptions, 'startUrls'> {
+  /** The crawler's `requestHandlerTimeoutSecs`; the lock time becomes `max(requestHandlerTimeoutSecs + 5, 60)`, as
+   * Crawlee's BasicCrawler computes it. @defaultValue 60 */
+  requestHandlerTimeoutSecs?: number;
+  /** Lock time in seconds; overrides the one derived from `requestHandlerTimeoutSecs`. */
+  lockSecs?: number;
+  /** Drain a scrapy-redis start-URL list into the queue: a key, or `true` for `<name>:start_urls`. */
+  startUrlsKey?: string | true;
+  /** More start-URL feed settings (batch size, alwaysEnqueue). */
+  startUrls?: Omit<StartUrlFeedOptions, 'key'>;
+  /** An existing storage client to reuse (its connection and key prefix win over `redis`/`keyPrefix`). */
+  storageClient?: RedisStorageClient;
+  /** Crawlee configuration for the queue (event manager, `purgeOnStart`). @defaultValue the global configuration */
+  config?: Configuration;
+}
+
+/**
+ * Opens the named Redis request queue as Crawlee's own `RequestQueue` (RequestQueueV2, the locking queue), ready to
+ * pass as a crawler's `requestQueue`. Every process that opens the same name on the same Redis and key prefix shares
+ * it. Crawlee's `purgeOnStart` does not empty it (the storage client's `purge()` leaves Redis alone).
+ *
+ * @param name - queue name (not `'default'`: Crawlee drops a queue of that name on a second `crawler.run()`)
+ * @param options - connection, lock time, feed
+ * @returns the queue; `queue.client` is this package's request queue client
+ * @throws {@link InvalidOptionsError} for an empty name, `'default'`, or bad options
+ *
+ * @example
+ * ```ts
+ * const requestQueue = await openRedisRequestQueue('my-crawl', { redis: process.env.REDIS_URL, requestHandlerTimeoutSecs: 60 });
+ * const crawler = new CheerioCrawler({ requestQueue, requestHandlerTimeoutSecs: 60, async requestHandler() {} });
+ * ```
+ */
+export async function openRedisRequestQueue(name: string, options: OpenRedisRequestQueueOptions = {}): Promise<RequestQueue> {
+  if (typeof name !== 'string' || name.length === 0) throw new InvalidOptionsError('openRedisRequestQueue needs a queue name');
+  if (name === 'default') {
+    throw new InvalidOptionsError("a shared Redis queue cannot be named 'default': Crawlee drops that queue on a second crawler.run(); pick a crawl name");
+  }
+  const { requestHandlerTimeoutSecs, lockSecs, startUrlsKey, startUrls, storageClient: given, config, ...clientOptions } = options;
+  if (lockSecs !== undefined && !(lockSecs > 0)) throw new InvalidOptionsError(`lockSecs must be a positive number (got ${lockSecs})`);
+  const feed = startUrlsKey === undefined ? undefined : { ...startUrls, key: startUrlsKey === true ? undefined : startUrlsKey };
+  const storageClient = given ?? new RedisStorageClient({ ...clientOptions, startUrls: feed });
+  if (given && feed) log.warning('openRedisRequestQueue: startUrlsKey is ignored when a storageClient is passed; set startUrls on the storage client');
+  // Constructed directly rather than through RequestQueue.open(): Crawlee's storage cache is keyed by name only, so a
+  // second open of the same name with another Redis or key prefix would silently return the first queue.
+  const info = await storageClient.requestQueues().getOrCreate(name);
+  const queue = new RequestQueue({ id: info.id, name: info.name, client: storageClient }, config);
+  // What RequestQueue.open() sets after opening (private fields in the typings).
+  Object.assign(queue, { initialCount: info.totalRequestCount, initialHandledCount: info.handledRequestCount });
+  queue.requestLockSecs = lockSecs ?? Math.max((requestHandlerTimeoutSecs ?? 60) + 5, 60);
+  return queue;
+}

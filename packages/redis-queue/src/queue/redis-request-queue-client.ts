@@ -1,0 +1,427 @@
+import { log } from 'crawlee';
+import type {
+  BatchAddRequestsResult,
+  DeleteRequestLockOptions,
+  ListAndLockHeadResult,
+  ListAndLockOptions,
+  ListOptions,
+  ProcessedRequest,
+  ProlongRequestLockOptions,
+  ProlongRequestLockResult,
+  QueueHead,
+  QueueOperationInfo,
+  RequestOptions,
+  RequestQueueClient,
+  RequestQueueHeadItem,
+  RequestQueueInfo,
+  RequestSchema,
+  UpdateRequestSchema,
+} from '../crawlee-types.js';
+import {
+  ENQUEUE_FILTER_SINK,
+  type AttachEnqueueFilterOptions,
+  type EnqueueFilterSink,
+  type EnqueueFilterSource,
+} from '../enqueue-filter.js';
+import { EnqueueFilterIncompatibleError } from '../errors/enqueue-filter-incompatible-error.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { mapScriptError } from '../errors/map-script-error.js';
+import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
+import { canAttachEnqueueFilter } from '../filter/can-attach.js';
+import { drainStartUrls } from '../feed/drain-start-urls.js';
+import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
+import { runScript, type ScriptArg, type ScriptName } from '../redis/scripts.js';
+import { decodeRequest, encodeRequest, toHeadItem, type EncodedRequest } from './request-codec.js';
+import type { QueueContext } from './queue-context.js';
+
+/** Codes of add-requests.lua. */
+const ADDED = 0;
+const PRESENT = 1;
+const PRESENT_HANDLED = 2;
+const FILTERED = 3;
+
+const MAX_LOCK_LIMIT = 1000;
+const CACHE_LIMIT = 2000;
+
+interface AttachedFilter {
+  source: EnqueueFilterSource;
+  keyOf: NonNullable<AttachEnqueueFilterOptions['keyOf']>;
+  onFiltered?: (count: number) => void;
+}
+
+/**
+ * Crawlee `RequestQueueClient` of one Redis request queue, for one client (`clientKey`). Every state change is one
+ * Lua script (see `src/lua/`), with Redis `TIME` as the clock and the `clientKey` as lock owner. Crawlee's own
+ * `RequestQueue` (RequestQueueV2) drives it; get one with `openRedisRequestQueue` or `RedisStorageClient`.
+ */
+export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilterSink {
+  /** Queue id (for a named queue: its name). */
+  readonly id: string;
+  /** Lock owner of this client. */
+  readonly clientKey: string;
+  /** The Redis keys of this queue. */
+  readonly keys: QueueKeys;
+  private readonly ctx: QueueContext;
+  private filter?: AttachedFilter;
+  private readonly lockedJson = new Map<string, string>();
+
+  /**
+   * @param ctx - connection and settings shared by the storage client
+   * @param id - the queue id (for a named queue, its name)
+   * @param clientKey - lock owner; Crawlee passes a random one per RequestQueue instance
+   */
+  constructor(ctx: QueueContext, id: string, clientKey: string) {
+    this.ctx = ctx;
+    this.id = id;
+    this.clientKey = clientKey;
+    this.keys = queueKeys(ctx.keyPrefix, id);
+  }
+
+  /** This client is the sink side of the enqueue-filter seam (docs/enqueue-filter-seam.md). */
+  get [ENQUEUE_FILTER_SINK](): EnqueueFilterSink {
+    return this;
+  }
+
+  private offset(): string {
+    return String(Math.trunc(this.ctx.clockOffsetMs()));
+  }
+
+  private async script(name: ScriptName, args: ScriptArg[], extraKeys: readonly string[] = []): Promise<unknown> {
+    const keys = extraKeys.length ? [...this.keys.all, ...extraKeys] : this.keys.all;
+    try {
+      return await this.ctx.connection.run(() => runScript(this.ctx.connection.redis, name, keys, args));
+    } catch (error) {
+      throw mapScriptError(error, `request queue "${this.id}" ${name}`);
+    }
+  }
+
+  /** Creates the queue's metadata if missing (idempotent across workers) and registers it in the queue index.
+   * @param name - the queue name, or undefined for an unnamed queue */
+  async ensureCreated(name: string | undefined): Promise<void> {
+    await this.script('createQueue', [this.id, name ?? '', this.offset()]);
+    await this.ctx.connection.run(() => this.ctx.connection.redis.sadd(queueIndexKey(this.ctx.keyPrefix), this.id));
+  }
+
+  /** @returns the queue info with counters read from Redis, or undefined when the queue does not exist */
+  async get(): Promise<RequestQueueInfo | undefined> {
+    const meta = await this.ctx.connection.run(() => this.ctx.connection.redis.hgetall(this.keys.meta));
+    if (!meta || Object.keys(meta).length === 0) return undefined;
+    const date = (value: string | undefined) => new Date(value ? Number(value) : Date.now());
+    return {
+      id: this.id,
+      name: meta.name || undefined,
+      createdAt: date(meta.createdAt),
+      modifiedAt: date(meta.modifiedAt ?? meta.createdAt),
+      accessedAt: new Date(),
+      totalRequestCount: Number(meta.total ?? 0),
+      handledRequestCount: Number(meta.handled ?? 0),
+      pendingRequestCount: Number(meta.pending ?? 0),
+      hadMultipleClients: meta.multipleClients === '1',
+      stats: {},
+    };
+  }
+
+  /**
+   * Renaming a shared queue is not supported (every worker addresses it by name); a call without a new name
+   * returns the queue info.
+   *
+   * @param newFields - `{ name }`
+   * @returns the queue info
+   * @throws {@link UnsupportedOperationError} for a new name
+   */
+  async update(newFields: { name?: string }): Promise<Partial<RequestQueueInfo> | undefined> {
+    const info = await this.get();
+    if (newFields.name !== undefined && newFields.name !== info?.name) {
+      throw new UnsupportedOperationError(`request queue "${this.id}" cannot be renamed; open a queue with the new name and add the requests there`);
+    }
+    return info;
+  }
+
+  /** Deletes the queue and all its requests and dead letters (Crawlee's `queue.drop()`). Explicit only:
+   * `purgeOnStart` never calls this. */
+  async delete(): Promise<void> {
+    await this.script('purgeQueue', [this.offset(), '1']);
+    await this.ctx.connection.run(() => this.ctx.connection.redis.srem(queueIndexKey(this.ctx.keyPrefix), this.id));
+    this.lockedJson.clear();
+  }
+
+  /**
+   * Lists unhandled requests in queue order, locked ones included (Crawlee's legacy `isFinished` path).
+   *
+   * @param options - `limit` (default 100)
+   * @returns the head
+   */
+  async listHead(options: ListOptions = {}): Promise<QueueHead> {
+    const limit = options.limit ?? 100;
+    const reply = (await this.script('listHead', [limit])) as Array<string | number>;
+    const items: RequestQueueHeadItem[] = [];
+    for (let i = 2; i + 1 < reply.length; i += 2) {
+      const decoded = decodeRequest(String(reply[i + 1]), String(reply[i]));
+      if (decoded.ok) items.push(toHeadItem(decoded.request));
+    }
+    return {
+      limit,
+      queueModifiedAt: reply[0] ? new Date(Number(reply[0])) : new Date(),
+      hadMultipleClients: Number(reply[1]) === 1,
+      items,
+    };
+  }
+
+  /**
+   * Adds one request, deduplicated by uniqueKey.
+   *
+   * @param request - the request
+   * @param options - `forefront`
+   * @returns `{ requestId, wasAlreadyPresent, wasAlreadyHandled }`
+   * @throws {@link InvalidRequestError} for a request that cannot be stored (nothing is written)
+   */
+  async addRequest(request: RequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
+    const { processedRequests } = await this.batchAddRequests([request], options);
+    const { requestId, wasAlreadyPresent, wasAlreadyHandled } = processedRequests[0]!;
+    return { requestId, wasAlreadyPresent, wasAlreadyHandled };
+  }
+
+  /**
+   * Adds requests atomically per chunk, deduplicated by uniqueKey (and through the attached enqueue filter).
+   * Any number of requests; they are sent in chunks of `addBatchSize`.
+   *
+   * @param requests - the requests
+   * @param options - `forefront`
+   * @returns one processed entry per request, in order; `unprocessedRequests` is always empty
+   * @throws {@link InvalidRequestError} when any request cannot be stored (checked before anything is written)
+   */
+  async batchAddRequests(requests: RequestSchema[], options: RequestOptions = {}): Promise<BatchAddRequestsResult> {
+    const encoded = requests.map((request) => encodeRequest(request));
+    const processedRequests: ProcessedRequest[] = [];
+    const forefront = options.forefront ? '1' : '0';
+    for (let start = 0; start < encoded.length; start += this.ctx.addBatchSize) {
+      const chunk = encoded.slice(start, start + this.ctx.addBatchSize);
+      const codes = await this.addChunk(chunk, forefront);
+      chunk.forEach((request, i) => {
+        const code = codes[i];
+        processedRequests.push({
+          uniqueKey: request.uniqueKey,
+          requestId: request.id,
+          wasAlreadyPresent: code !== ADDED,
+          wasAlreadyHandled: code === PRESENT_HANDLED,
+        });
+      });
+    }
+    return { processedRequests, unprocessedRequests: [] };
+  }
+
+  private async addChunk(chunk: EncodedRequest[], forefront: string): Promise<number[]> {
+    const filter = this.filter;
+    let planJson = '';
+    let planKeys: string[] = [];
+    if (filter) {
+      const plan = filter.source.planEnqueueFilter(
+        chunk.map((r) => filter.keyOf({ uniqueKey: r.uniqueKey, url: r.url, method: r.method })),
+      );
+      planKeys = plan.keys;
+      planJson = JSON.stringify({ ops: plan.ops, counter: plan.counter });
+    }
+    const args: ScriptArg[] = [forefront, this.offset(), planJson];
+    for (const r of chunk) args.push(r.id, r.json, r.handled ? '1' : '0');
+    const codes = ((await this.script('addRequests', args, planKeys)) as unknown[]).map(Number);
+    if (filter?.onFiltered) {
+      const filtered = codes.filter((c) => c === FILTERED).length;
+      if (filtered > 0) filter.onFiltered(filtered);
+    }
+    return codes;
+  }
+
+  /**
+   * Reads one request. An entry that cannot be read is moved to the dead letters and reads as undefined.
+   *
+   * @param id - the request id
+   * @returns the stored request, or undefined
+   */
+  async getRequest(id: string): Promise<RequestOptions | undefined> {
+    let raw = this.lockedJson.get(id);
+    if (raw !== undefined) this.lockedJson.delete(id);
+    else raw = (await this.ctx.connection.run(() => this.ctx.connection.redis.hget(this.keys.data, id))) ?? undefined;
+    if (raw === undefined) return undefined;
+    const decoded = decodeRequest(raw, id);
+    if (decoded.ok) return decoded.request as RequestOptions;
+    await this.deadLetter(id, raw, decoded.reason);
+    return undefined;
+  }
+
+  /**
+   * Stores a request's new state. With `handledAt`: marks it handled, removes its lock, moves the counters (atomic,
+   * idempotent). Without: a reclaim, it becomes available again (original order, or the head with `forefront`).
+   * Never throws for a lost lock.
+   *
+   * @param request - the request with its id
+   * @param options - `forefront`
+   * @returns `{ requestId, wasAlreadyPresent, wasAlreadyHandled }` (the state before the update)
+   * @throws {@link InvalidRequestError} when the id does not match the uniqueKey or the request is not storable
+   */
+  async updateRequest(request: UpdateRequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
+    const encoded = encodeRequest(request);
+    this.lockedJson.delete(encoded.id);
+    const reply = (await this.script('updateRequest', [
+      encoded.id,
+      encoded.json,
+      encoded.handled ? '1' : '0',
+      options.forefront ? '1' : '0',
+      this.clientKey,
+      this.offset(),
+    ])) as unknown[];
+    return { requestId: encoded.id, wasAlreadyPresent: Number(reply[0]) === 1, wasAlreadyHandled: Number(reply[1]) === 1 };
+  }
+
+  /** Deletes one request and moves the counters.
+   * @param id - the request id */
+  async deleteRequest(id: string): Promise<unknown> {
+    this.lockedJson.delete(id);
+    return this.script('deleteRequest', [id, this.offset()]);
+  }
+
+  /**
+   * Atomically locks up to `limit` available requests for this client, after moving expired locks back to their
+   * original place. When nothing is available and a start-URL feed is configured, drains one feed batch first.
+   *
+   * @param options - `limit` (default 25, at most 1000) and `lockSecs`
+   * @returns the locked head items and `queueHasLockedRequests` (any client's unexpired lock)
+   * @throws {@link InvalidOptionsError} for a bad limit or lock time
+   */
+  async listAndLockHead(options: ListAndLockOptions): Promise<ListAndLockHeadResult> {
+    const limit = options.limit ?? 25;
+    const { lockSecs } = options;
+    if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LOCK_LIMIT) {
+      throw new InvalidOptionsError(`listAndLockHead limit must be an integer from 0 to ${MAX_LOCK_LIMIT} (got ${limit})`);
+    }
+    if (typeof lockSecs !== 'number' || !(lockSecs > 0)) {
+      throw new InvalidOptionsError(`listAndLockHead lockSecs must be a positive number (got ${String(lockSecs)})`);
+    }
+    let result = await this.lockHead(limit, lockSecs);
+    if (result.items.length === 0 && limit > 0 && this.ctx.startUrls) {
+      const moved = await drainStartUrls(this, this.ctx.startUrls, this.offset());
+      if (moved > 0) result = await this.lockHead(limit, lockSecs);
+    }
+    return result;
+  }
+
+  private async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
+    const reply = (await this.script('listAndLockHead', [
+      limit,
+      Math.round(lockSecs * 1000),
+      this.clientKey,
+      this.offset(),
+      this.ctx.recoverLimit,
+    ])) as Array<string | number>;
+    const items: RequestQueueHeadItem[] = [];
+    for (let i = 4; i + 1 < reply.length; i += 2) {
+      const id = String(reply[i]);
+      const raw = String(reply[i + 1]);
+      const decoded = decodeRequest(raw, id);
+      if (!decoded.ok) {
+        await this.deadLetter(id, raw, decoded.reason);
+        continue;
+      }
+      if (this.ctx.cacheLockedRequests) {
+        if (this.lockedJson.size >= CACHE_LIMIT) this.lockedJson.clear();
+        this.lockedJson.set(id, raw);
+      }
+      items.push(toHeadItem(decoded.request));
+    }
+    return {
+      limit,
+      lockSecs,
+      queueHasLockedRequests: Number(reply[0]) === 1,
+      hadMultipleClients: Number(reply[1]) === 1,
+      queueModifiedAt: reply[3] ? new Date(Number(reply[3])) : new Date(),
+      items,
+    };
+  }
+
+  /**
+   * Prolongs this client's lock. By default the new expiry counts from the current expiry (Crawlee MemoryStorage
+   * semantics; option `prolongLockFrom: 'now'` counts from now).
+   *
+   * @param id - the request id
+   * @param options - `lockSecs`, `forefront` (the request goes to the head once released)
+   * @returns the new expiry (Redis time)
+   * @throws {@link LockLostError} when the lock expired and was recovered or another client holds it
+   * @throws {@link RequestAlreadyHandledError} for a handled request
+   * @throws {@link RequestNotFoundError} for an unknown id
+   */
+  async prolongRequestLock(id: string, options: ProlongRequestLockOptions): Promise<ProlongRequestLockResult> {
+    if (typeof options?.lockSecs !== 'number' || !(options.lockSecs > 0)) {
+      throw new InvalidOptionsError(`prolongRequestLock lockSecs must be a positive number (got ${String(options?.lockSecs)})`);
+    }
+    const expiresAt = await this.script('prolongRequestLock', [
+      id,
+      Math.round(options.lockSecs * 1000),
+      this.clientKey,
+      options.forefront ? '1' : '0',
+      this.offset(),
+      this.ctx.prolongLockFrom,
+    ]);
+    return { lockExpiresAt: new Date(Number(expiresAt)) };
+  }
+
+  /**
+   * Releases this client's lock; the request becomes available at its original place (or the head with
+   * `forefront`). Idempotent: a request not locked by this client is left alone, without an error.
+   *
+   * @param id - the request id
+   * @param options - `forefront`
+   */
+  async deleteRequestLock(id: string, options: DeleteRequestLockOptions = {}): Promise<void> {
+    this.lockedJson.delete(id);
+    await this.script('deleteRequestLock', [id, this.clientKey, options.forefront ? '1' : '0']);
+  }
+
+  /** Moves an unreadable entry to the dead letters (when it still holds the bytes that failed). */
+  private async deadLetter(id: string, raw: string, reason: string): Promise<void> {
+    this.lockedJson.delete(id);
+    const moved = await this.script('deadLetterRequest', [id, raw, reason, this.offset()]);
+    if (Number(moved) === 1) {
+      log.warning(`crawlee-redis-queue: request ${id} of queue "${this.id}" cannot be read (${reason}); moved to the dead letters`);
+    }
+  }
+
+  /** @internal Runs the feed commit script (used by the start-URL feed). */
+  async runFeedScript(args: ScriptArg[], feedKey: string | undefined): Promise<unknown> {
+    return this.script('drainStartUrls', args, feedKey ? [feedKey] : []);
+  }
+
+  /** @internal The connection settings, for the start-URL feed. */
+  get context(): QueueContext {
+    return this.ctx;
+  }
+
+  /**
+   * True when `source`'s plans can run inside this queue's add script: same Redis (same connection object, or same
+   * host, port and db), and on a Cluster every key of the source on this queue's slot.
+   *
+   * @param source - a dedup store offering the seam
+   */
+  canAttachEnqueueFilter(source: EnqueueFilterSource): boolean {
+    return canAttachEnqueueFilter(this.ctx.connection.redis, this.keys.tag, source);
+  }
+
+  /**
+   * Runs `source`'s check-and-set inside every add of this client from now on.
+   *
+   * @param source - a dedup store offering the seam
+   * @param options - `keyOf` (default: uniqueKey), `onFiltered`
+   * @throws {@link EnqueueFilterIncompatibleError} when {@link RedisRequestQueueClient.canAttachEnqueueFilter} is false
+   */
+  attachEnqueueFilter(source: EnqueueFilterSource, options: AttachEnqueueFilterOptions = {}): void {
+    if (!this.canAttachEnqueueFilter(source)) {
+      throw new EnqueueFilterIncompatibleError(
+        `the dedup store cannot run inside request queue "${this.id}"'s scripts (another Redis, or keys outside hash tag ${this.keys.tag}); filter in front of the queue instead`,
+      );
+    }
+    this.filter = { source, keyOf: options.keyOf ?? ((r) => r.uniqueKey), onFiltered: options.onFiltered };
+  }
+
+  /** Stops running the enqueue filter in the add script. */
+  detachEnqueueFilter(): void {
+    this.filter = undefined;
+  }
+}

@@ -1,0 +1,119 @@
+import { getRequestId } from 'crawlee';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import type { RequestQueueHeadItem } from '../crawlee-types.js';
+
+/** Crawlee's request id of a uniqueKey: sha256, base64 without `+/=`, first 15 characters (Crawlee's own
+ * `getRequestId`, the same as MemoryStorage's `uniqueKeyToRequestId`), so ids agree with Crawlee's local caches.
+ * @param uniqueKey - the request's uniqueKey */
+export function requestIdOf(uniqueKey: string): string {
+  return getRequestId(uniqueKey);
+}
+
+/** A request ready for the add/update scripts. */
+export interface EncodedRequest {
+  id: string;
+  uniqueKey: string;
+  url: string;
+  method?: string;
+  json: string;
+  handled: boolean;
+}
+
+function rejectUnserializable(key: string, value: unknown): unknown {
+  const kind = typeof value;
+  if (kind === 'function' || kind === 'bigint' || kind === 'symbol') {
+    throw new InvalidRequestError(
+      `request field "${key}" holds a ${kind}, which cannot be stored as JSON; keep only JSON values in userData`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Validates a request and serializes it as Crawlee's MemoryStorage does (`JSON.stringify({ ...request, id })`).
+ *
+ * @param request - a Crawlee `Request` or request schema
+ * @returns the id, JSON and handled state
+ * @throws {@link InvalidRequestError} for a missing/invalid url or uniqueKey, an id that does not match the
+ *   uniqueKey, or a value JSON cannot hold (function, BigInt, symbol, circular reference)
+ */
+export function encodeRequest(request: { url?: unknown; uniqueKey?: unknown; id?: unknown; handledAt?: unknown; method?: unknown }): EncodedRequest {
+  if (typeof request !== 'object' || request === null) throw new InvalidRequestError('a request must be an object');
+  const { url, uniqueKey } = request;
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) {
+    throw new InvalidRequestError(`request url must be an http(s) URL (got ${JSON.stringify(url)})`);
+  }
+  if (typeof uniqueKey !== 'string' || uniqueKey.length === 0) {
+    throw new InvalidRequestError(`request uniqueKey must be a non-empty string (url ${url})`);
+  }
+  const id = requestIdOf(uniqueKey);
+  if (request.id !== undefined && request.id !== null && request.id !== id) {
+    throw new InvalidRequestError(`request id ${String(request.id)} does not match its uniqueKey ${JSON.stringify(uniqueKey)} (expected ${id})`);
+  }
+  let json: string;
+  try {
+    json = JSON.stringify({ ...request, id }, rejectUnserializable);
+  } catch (error) {
+    if (error instanceof InvalidRequestError) throw error;
+    throw new InvalidRequestError(`request ${url} cannot be stored as JSON: ${(error as Error).message}`, { cause: error });
+  }
+  return {
+    id,
+    uniqueKey,
+    url,
+    method: typeof request.method === 'string' ? request.method : undefined,
+    json,
+    handled: request.handledAt !== undefined && request.handledAt !== null,
+  };
+}
+
+/** A stored request read back, or why it cannot be read. */
+export type DecodedRequest =
+  | { ok: true; request: Record<string, unknown> & { id: string; url: string; uniqueKey: string } }
+  | { ok: false; reason: string };
+
+/**
+ * Parses stored request JSON. Null top-level fields are dropped (as MemoryStorage does: `new Request()` rejects them).
+ *
+ * @param raw - the stored bytes
+ * @param id - the id it is stored under
+ * @returns the request, or the reason it is unreadable (for the dead letters)
+ */
+export function decodeRequest(raw: string, id: string): DecodedRequest {
+  if (raw.length === 0) return { ok: false, reason: 'empty entry' };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return { ok: false, reason: `unreadable JSON: ${(error as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, reason: 'unknown format: not a JSON object' };
+  }
+  const request = value as Record<string, unknown>;
+  if (typeof request.url !== 'string' || typeof request.uniqueKey !== 'string') {
+    return { ok: false, reason: 'unknown format: no url or uniqueKey' };
+  }
+  if (request.id !== undefined && request.id !== id) {
+    return { ok: false, reason: `stored id ${String(request.id)} differs from key ${id}` };
+  }
+  for (const [key, field] of Object.entries(request)) if (field === null) delete request[key];
+  request.id = id;
+  return { ok: true, request: request as DecodedRequest & { id: string; url: string; uniqueKey: string } & Record<string, unknown> };
+}
+
+/**
+ * The head item Crawlee expects from `listHead`/`listAndLockHead`.
+ *
+ * @param request - a decoded request
+ * @returns `{ id, retryCount, uniqueKey, url, method }`
+ */
+export function toHeadItem(request: { id: string; url: string; uniqueKey: string; retryCount?: unknown; method?: unknown }): RequestQueueHeadItem {
+  return {
+    id: request.id,
+    retryCount: typeof request.retryCount === 'number' ? request.retryCount : 0,
+    uniqueKey: request.uniqueKey,
+    url: request.url,
+    method: (typeof request.method === 'string' ? request.method : 'GET') as RequestQueueHeadItem['method'],
+  };
+}

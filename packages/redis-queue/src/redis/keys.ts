@@ -1,0 +1,83 @@
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+
+/** The Redis keys of one request queue. All share the hash tag `{<keyPrefix>:rq:<queueId>}`, so every script stays
+ * on one Cluster slot. */
+export interface QueueKeys {
+  /** The hash tag, braces included: `{crawlee:rq:my-crawl}`. */
+  readonly tag: string;
+  /** HASH: id, name, createdAt, modifiedAt, counters (total, pending, handled), order sequence. */
+  readonly meta: string;
+  /** HASH: request id → request JSON (pending and handled requests). */
+  readonly data: string;
+  /** ZSET: request id → queue order, every unhandled request (available or locked). */
+  readonly pending: string;
+  /** ZSET: request id → queue order, unhandled and not locked. */
+  readonly avail: string;
+  /** ZSET: request id → lock expiry in ms (Redis time). */
+  readonly locks: string;
+  /** HASH: request id → clientKey of the lock owner. */
+  readonly owner: string;
+  /** HASH: dead-letter id → raw bytes of an entry that could not be read. */
+  readonly dead: string;
+  /** HASH: dead-letter id → JSON `{ reason, source, at }`. */
+  readonly deadInfo: string;
+  /** The eight keys in the order every queue script expects (KEYS[1..8]). */
+  readonly all: readonly string[];
+}
+
+const FORBIDDEN = /[{}]/;
+
+/**
+ * Checks a key prefix or queue id: braces would break the hash tag, and an empty value would merge queues.
+ *
+ * @param what - name of the option, for the message
+ * @param value - the value to check
+ * @throws {@link InvalidOptionsError} when the value is empty or contains `{` or `}`
+ */
+export function assertKeyPart(what: string, value: string): void {
+  if (typeof value !== 'string' || value.length === 0 || FORBIDDEN.test(value)) {
+    throw new InvalidOptionsError(
+      `${what} must be a non-empty string without "{" or "}" (got ${JSON.stringify(value)}); braces would break the ` +
+        'Redis Cluster hash tag of the queue',
+    );
+  }
+}
+
+/**
+ * The keys of the request queue `queueId` under `keyPrefix`.
+ *
+ * @param keyPrefix - e.g. `'crawlee'`
+ * @param queueId - the queue id (for named queues, the name)
+ * @returns the key set
+ * @throws {@link InvalidOptionsError} for an empty prefix or id, or one with braces
+ */
+export function queueKeys(keyPrefix: string, queueId: string): QueueKeys {
+  assertKeyPart('keyPrefix', keyPrefix);
+  assertKeyPart('queue name', queueId);
+  const tag = `{${keyPrefix}:rq:${queueId}}`;
+  const k = (suffix: string) => `${tag}:${suffix}`;
+  const keys = {
+    tag,
+    meta: k('meta'),
+    data: k('data'),
+    pending: k('pending'),
+    avail: k('avail'),
+    locks: k('locks'),
+    owner: k('owner'),
+    dead: k('dead'),
+    deadInfo: k('deadinfo'),
+  };
+  return { ...keys, all: [keys.meta, keys.data, keys.pending, keys.avail, keys.locks, keys.owner, keys.dead, keys.deadInfo] };
+}
+
+/** SET of the ids of every queue under `keyPrefix` (for `requestQueues().list()`; never read on a hot path).
+ * @param keyPrefix - e.g. `'crawlee'` */
+export function queueIndexKey(keyPrefix: string): string {
+  return `${keyPrefix}:rq:index`;
+}
+
+/** The scrapy-redis start-URL feed key of a queue: `<name>:start_urls`.
+ * @param name - the queue name */
+export function defaultStartUrlsKey(name: string): string {
+  return `${name}:start_urls`;
+}

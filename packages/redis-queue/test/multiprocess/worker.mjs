@@ -1,0 +1,84 @@
+// One crawler process of the multi-process tests: a BasicCrawler on a shared Redis request queue.
+//
+// It runs the graph of Crawlee's e2e test "request-queue-with-concurrency": the handler of request i adds
+// i+1, i+2 and 2i (up to `max`), so the whole queue grows from request 1 and every worker that starts early
+// sits idle until others have produced work (the early-finish trap). Every worker calls `crawler.run([request 1])`,
+// as a real fleet does; the queue's uniqueKey dedup makes that seed idempotent.
+//
+// It imports the package by name, i.e. the built dist (turbo's `test` task builds first), so the processes run
+// exactly what users install.
+//
+// What it did goes into a line-per-event result file, written with appendFileSync so that every line that was
+// written survives a SIGKILL:
+//   R <ts> <pid>                      ready (queue opened, crawler built); then it waits for `gateFile`
+//   S <i> <ts>                        handler started for request i
+//   D <i> <ts>                        handler finished for request i (children added)
+//   X <i> <ts>                        request i failed for good (failedRequestHandler)
+//   F <ts> <requestsFinished> <requestsFailed>   crawler.run() resolved
+//   E <ts> <message>                  uncaught error (the process then exits with code 1)
+import { appendFileSync, existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BasicCrawler, Configuration } from 'crawlee';
+import { openRedisRequestQueue } from 'crawlee-redis-queue';
+
+const config = JSON.parse(process.argv[2]);
+const record = (line) => appendFileSync(config.resultFile, `${line}\n`);
+
+process.on('uncaughtException', (error) => {
+  record(`E ${Date.now()} ${String(error?.stack ?? error).replace(/\n/g, ' | ')}`);
+  process.exit(1);
+});
+process.on('unhandledRejection', (error) => {
+  record(`E ${Date.now()} ${String(error?.stack ?? error).replace(/\n/g, ' | ')}`);
+  process.exit(1);
+});
+
+const requestFor = (i) => ({ url: `http://localhost/r/${i}`, userData: { i } });
+
+const queue = await openRedisRequestQueue(config.queueName, {
+  redis: config.redisUrl,
+  keyPrefix: config.keyPrefix,
+  requestHandlerTimeoutSecs: config.handlerTimeoutSecs,
+  ...(config.lockSecs === undefined ? {} : { lockSecs: config.lockSecs }),
+  ...config.queueOptions,
+});
+
+// Datasets, key-value stores (crawler statistics, session pool) stay per process and in memory.
+const crawlerConfig = new Configuration({ persistStorage: false, purgeOnStart: false });
+
+const crawler = new BasicCrawler(
+  {
+    requestQueue: queue,
+    minConcurrency: config.concurrency,
+    maxConcurrency: config.concurrency,
+    requestHandlerTimeoutSecs: config.handlerTimeoutSecs,
+    maxRequestRetries: 3,
+    useSessionPool: false,
+    async requestHandler({ request, addRequests }) {
+      const i = request.userData.i;
+      record(`S ${i} ${Date.now()}`);
+      const ms = config.slow?.[i] ?? config.handlerMs;
+      if (ms > 0) await sleep(ms);
+      // Duplicates inside one batch (i=1 gives 2, 3, 2) are deliberate: the queue must dedup them.
+      const children = [i + 1, i + 2, 2 * i].filter((n) => n <= config.max);
+      if (children.length > 0) await addRequests(children.map(requestFor));
+      record(`D ${i} ${Date.now()}`);
+    },
+    failedRequestHandler({ request }) {
+      record(`X ${request.userData.i} ${Date.now()}`);
+    },
+  },
+  crawlerConfig,
+);
+
+// BasicCrawler forces requestLockSecs >= 60 on a queue passed to it; the tests need short locks, so that a killed
+// worker's requests come back within seconds. A core that keeps its own lock time makes this a no-op.
+if (config.lockSecs !== undefined) queue.requestLockSecs = config.lockSecs;
+
+record(`R ${Date.now()} ${process.pid}`);
+// The harness releases all workers at once, so that a slow start of one process does not decide who does the work.
+while (config.gateFile && !existsSync(config.gateFile)) await sleep(20);
+const stats = await crawler.run([requestFor(1)]);
+record(`F ${Date.now()} ${stats.requestsFinished} ${stats.requestsFailed}`);
+// The queue's connection belongs to the queue; exiting is the plain way for a worker that is done.
+process.exit(0);
