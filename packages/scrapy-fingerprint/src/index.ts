@@ -17,3 +17,12 @@ export {
   type ConformanceOutput,
 } from './conformance/run-case.js';
 export * from './errors/index.js';
+export { nameprep as nameprepForTests } from './idna/nameprep.js';
+export { scrapyUniqueKey } from './crawlee/unique-key.js';
+export { fingerprintTransform } from './crawlee/transform.js';
+export {
+  withScrapyFingerprint,
+  UNIQUE_KEY_TRANSFORM,
+  type FingerprintableQueue,
+} from './crawlee/with-scrapy-fingerprint.js';
+export type { CrawleeRequestLike, ScrapyUniqueKeyOptions } from './crawlee/options.js';

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+import { createInterface } from 'node:readline';
+import { Command, Option } from 'commander';
+import { jsonlLine } from './cli/run-jsonl.js';
+import { errorText } from './conformance/run-case.js';
+import { fingerprint, FINGERPRINT_RECIPES, type FingerprintRecipe } from './scrapy/fingerprint.js';
+
+const program = new Command()
+  .name('crawlee-scrapy-fingerprint')
+  .description(
+    'Scrapy request fingerprints of URLs read from stdin, one per line, printed as "<fingerprint> <url>".\n' +
+      'With --jsonl, reads the conformance input format (JSON objects) and writes one JSON object per line with\n' +
+      'id, canonical_url, safe_url, request_url, fp_url, fp27, fp26, fp_redis and error.',
+  )
+  .option('--jsonl', 'read JSON lines (conformance input format) and write JSON lines with every field')
+  .addOption(new Option('--recipe <name>', 'fingerprint recipe (plain mode)').choices(FINGERPRINT_RECIPES).default('scrapy'))
+  .option('--method <method>', 'HTTP method of every request (plain mode)', 'GET')
+  .option('--keep-fragments', 'keep #fragments in the hashed URL (plain mode)', false)
+  .addHelpText('after', '\nExamples:\n  echo https://example.com/?b=2&a=1 | crawlee-scrapy-fingerprint\n  crawlee-scrapy-fingerprint --jsonl < inputs.jsonl > outputs.jsonl\n\nExit status: 0, or 1 when a URL was rejected (its line goes to stderr).');
+
+program.parse();
+const opts = program.opts<{ jsonl?: boolean; recipe: FingerprintRecipe; method: string; keepFragments: boolean }>();
+
+let failed = false;
+const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+const out: string[] = [];
+const flush = (): void => {
+  if (out.length) process.stdout.write(out.join(''));
+  out.length = 0;
+};
+rl.on('line', (line) => {
+  if (opts.jsonl) {
+    if (!line.trim()) return;
+    out.push(jsonlLine(line) + '\n');
+  } else {
+    const url = line.replace(/\r$/, '');
+    if (!url.trim()) return;
+    try {
+      out.push(`${fingerprint({ url, method: opts.method }, { recipe: opts.recipe, keepFragments: opts.keepFragments })} ${url}\n`);
+    } catch (error) {
+      failed = true;
+      process.stderr.write(`error ${url}: ${errorText(error)}\n`);
+    }
+  }
+  if (out.length >= 256) flush();
+});
+rl.on('close', () => {
+  flush();
+  process.exitCode = failed ? 1 : 0;
+});
