@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { RedisQueueAdmin } from '../../src/admin/redis-queue-admin.js';
+import type { RequestSchema } from '../../src/crawlee-types.js';
+import type { RedisRequestQueueClient } from '../../src/queue/redis-request-queue-client.js';
+import type { RedisConnection } from '../../src/redis/connection.js';
+import { queueIndexKey } from '../../src/redis/keys.js';
+import { RedisStorageClient, type RedisStorageClientOptions } from '../../src/storage/redis-storage-client.js';
+import { closeConnection, type TestBackend } from './backends.js';
+
+/** One test's private queue on a real Redis: random key prefix, a movable Redis clock, clients with their own
+ * connections, and cleanup of every key it made. */
+export interface QueueWorld {
+  readonly keyPrefix: string;
+  readonly name: string;
+  /** Milliseconds added to Redis TIME by every client of this world. */
+  readonly clock: { offset: number };
+  /** A connection for direct inspection. */
+  readonly redis: RedisConnection;
+  /** A new client (own storage client and connection) with this lock owner.
+   * @param clientKey - lock owner */
+  client(clientKey: string, options?: Partial<RedisStorageClientOptions>): Promise<RedisRequestQueueClient>;
+  /** A storage client on its own connection. */
+  storageClient(options?: Partial<RedisStorageClientOptions>): RedisStorageClient;
+  admin(): RedisQueueAdmin;
+  /** Moves this world's Redis clock forward. @param ms - milliseconds */
+  advance(ms: number): void;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * @param backend - where Redis is
+ * @param name - queue name
+ */
+export function createWorld(backend: TestBackend, name = 'queue'): QueueWorld {
+  const keyPrefix = `rqt-${randomUUID().slice(0, 12)}`;
+  const clock = { offset: 0 };
+  const connections: RedisConnection[] = [];
+  const connect = () => {
+    const redis = backend.connect();
+    connections.push(redis);
+    return redis;
+  };
+  const redis = connect();
+  const storageClient = (options: Partial<RedisStorageClientOptions> = {}) =>
+    new RedisStorageClient({ redis: connect(), keyPrefix, clockOffsetMs: () => clock.offset, ...options });
+  return {
+    keyPrefix,
+    name,
+    clock,
+    redis,
+    storageClient,
+    async client(clientKey, options = {}) {
+      const sc = storageClient(options);
+      await sc.requestQueues().getOrCreate(name);
+      return sc.requestQueue(name, { clientKey }) as RedisRequestQueueClient;
+    },
+    admin: () => new RedisQueueAdmin({ redis, keyPrefix, name }),
+    advance(ms) {
+      clock.offset += ms;
+    },
+    async cleanup() {
+      await new RedisQueueAdmin({ redis, keyPrefix, name }).drop();
+      await redis.del(queueIndexKey(keyPrefix));
+      await Promise.all(connections.map(closeConnection));
+    },
+  };
+}
+
+/** A request schema as Crawlee's RequestQueue sends it (uniqueKey = url).
+ * @param n - request number
+ * @param extra - more fields */
+export function req(n: number | string, extra: Record<string, unknown> = {}): RequestSchema {
+  const url = `https://example.com/${n}`;
+  return { url, uniqueKey: url, method: 'GET', userData: {}, ...extra } as RequestSchema;
+}
+
+/** The urls' last path segments, for compact order assertions.
+ * @param items - head items */
+export function names(items: Array<{ url: string }>): string[] {
+  return items.map((item) => item.url.slice('https://example.com/'.length));
+}
