@@ -16,7 +16,10 @@ async function main(): Promise<void> {
   const config = JSON.parse(raw) as WorkerConfig;
   log.setLevel(config.verbose ? log.LEVELS.INFO : log.LEVELS.WARNING);
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 20 });
+  const crawleeConfig = processLocalConfiguration();
   const { queue, store } = await openSharedQueue({
+    lockSecs: config.lockSecs,
+    config: crawleeConfig,
     redis,
     keyPrefix: config.keyPrefix,
     queueName: config.queueName,
@@ -35,7 +38,7 @@ async function main(): Promise<void> {
       lockSecs: config.lockSecs,
       ...(config.maxRequests !== undefined ? { maxRequests: config.maxRequests } : {}),
     },
-    processLocalConfiguration(),
+    crawleeConfig,
   );
   const stats = await crawler.run();
   process.send?.({ type: 'finished', worker: config.worker, stats: { handled: stats.requestsFinished, failed: stats.requestsFailed } });

@@ -8,6 +8,7 @@ import { RedisRunCounters } from '../worker/run-counters.js';
 import { runKeys } from '../worker/worker-config.js';
 import { redisSnapshot } from './fleet-snapshot.js';
 import { mergeRecords, writeJsonLines } from './merge-records.js';
+import { PageClock } from './page-clock.js';
 import { ProgressReporter } from './progress.js';
 import { redisUsedMemory, runKeyNames, runKeysMemory } from './redis-memory.js';
 import type { SiteSource } from './site-source.js';
@@ -35,6 +36,7 @@ export async function runDistributed(input: {
     queueName,
     dedup: options.dedup,
     dedupKey: keys.dedupKey,
+    lockSecs: options.lockSecs,
   });
   const counters = new RedisRunCounters(redis, keys.countersKey);
   countOffers(queue, counters);
@@ -72,6 +74,8 @@ export async function runDistributed(input: {
   for (let i = 0; i < options.workers; i++) fleet.start();
   const progress = new ProgressReporter(read, options.progressSecs, () => fleet.alive);
   progress.start();
+  const clock = new PageClock(async () => Number((await redis.hget(keys.countersKey, 'pages')) ?? 0));
+  clock.start();
 
   let killed: { worker: string; afterPages: number } | null = null;
   let chaos: NodeJS.Timeout | undefined;
@@ -98,6 +102,7 @@ export async function runDistributed(input: {
   } finally {
     if (chaos !== undefined) clearInterval(chaos);
     progress.stop();
+    await clock.stop();
     process.off('SIGINT', stopOnSignal);
     process.off('SIGTERM', stopOnSignal);
   }
@@ -121,6 +126,7 @@ export async function runDistributed(input: {
     merged,
     exits: fleet.exits,
     durationSecs,
+    crawlSecs: clock.crawlSecs,
     redisUsedMemoryBytes,
     runKeysMemoryBytes,
     fetches: site.server?.fetches ?? null,

@@ -7,6 +7,7 @@ import { openMemoryQueue } from '../worker/open-queue.js';
 import { MemoryRunCounters } from '../worker/run-counters.js';
 import { memorySnapshot } from './fleet-snapshot.js';
 import { mergeRecords, writeJsonLines } from './merge-records.js';
+import { PageClock } from './page-clock.js';
 import { ProgressReporter } from './progress.js';
 import type { SiteSource } from './site-source.js';
 import { buildSummary, type RunSummary } from './summary.js';
@@ -45,10 +46,13 @@ export async function runInProcess(input: {
   log.info(`crawling ${site.startUrl} in one process (concurrency ${options.workers * options.concurrency})`);
   const startedAt = Date.now();
   progress.start();
+  const clock = new PageClock(async () => (await counters.read()).pages ?? 0);
+  clock.start();
   try {
     await crawler.run();
   } finally {
     progress.stop();
+    await clock.stop();
   }
   const durationSecs = (Date.now() - startedAt) / 1000;
   const snapshot = await read();
@@ -65,6 +69,7 @@ export async function runInProcess(input: {
     merged,
     exits: [],
     durationSecs,
+    crawlSecs: clock.crawlSecs,
     redisUsedMemoryBytes: null,
     runKeysMemoryBytes: null,
     fetches: site.server?.fetches ?? null,

@@ -36,8 +36,11 @@ export interface RunSummary {
   failedRequests: number;
   httpErrors: number;
   stoppedByMaxRequests: boolean;
+  /** Wall time from starting the workers to the last one's exit (includes process start-up and lock waits). */
   durationSecs: number;
-  /** Page records per second of crawl time (first worker start to last worker exit). */
+  /** Seconds from the first page recorded to the last. */
+  crawlSecs: number;
+  /** Page records per second of crawl time (`pagesHandled / crawlSecs`). */
   requestsPerSecond: number;
   /** `used_memory` of the Redis server at the end of the crawl (null without Redis). */
   redisUsedMemoryBytes: number | null;
@@ -63,6 +66,7 @@ export interface SummaryInput {
   merged: MergedRecords;
   exits: WorkerExit[];
   durationSecs: number;
+  crawlSecs: number;
   redisUsedMemoryBytes: number | null;
   runKeysMemoryBytes: number | null;
   fetches: Map<string, number> | null;
@@ -107,7 +111,8 @@ export function buildSummary(input: SummaryInput): RunSummary {
     httpErrors: c.httpErrors ?? 0,
     stoppedByMaxRequests,
     durationSecs: Math.round(input.durationSecs * 100) / 100,
-    requestsPerSecond: input.durationSecs > 0 ? Math.round((merged.recordsRead / input.durationSecs) * 10) / 10 : 0,
+    crawlSecs: Math.round(input.crawlSecs * 100) / 100,
+    requestsPerSecond: input.crawlSecs > 0 ? Math.round((merged.recordsRead / input.crawlSecs) * 10) / 10 : 0,
     redisUsedMemoryBytes: input.redisUsedMemoryBytes,
     runKeysMemoryBytes: input.runKeysMemoryBytes,
     httpFetches:
@@ -147,7 +152,7 @@ export function printSummary(s: RunSummary): void {
   }
   log.info(`  queue                   handled ${s.queue.handled}, pending ${s.queue.pending}, locked ${s.queue.locked ?? 'n/a'}, dead letters ${s.queue.deadLetters}`);
   if (s.failedRequests + s.httpErrors > 0) log.info(`  failed / HTTP errors    ${s.failedRequests} / ${s.httpErrors}`);
-  log.info(`  requests/s              ${s.requestsPerSecond} (${s.durationSecs} s)`);
+  log.info(`  requests/s              ${s.requestsPerSecond} (${s.pagesHandled} pages in ${s.crawlSecs} s; ${s.durationSecs} s with start-up)`);
   log.info(`  Redis memory            ${bytes(s.redisUsedMemoryBytes)} used by the server, ${bytes(s.runKeysMemoryBytes)} by this run's keys`);
   if (s.killedWorker !== null) {
     log.info(

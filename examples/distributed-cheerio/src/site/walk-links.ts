@@ -11,6 +11,7 @@ export interface LinkWalk {
 }
 
 const BASE = 'http://site.invalid/';
+const ORIGIN = new URL(BASE).origin;
 
 /**
  * Walks the HTML links of a static folder the way a browser would resolve them, independently of Crawlee: parse each
@@ -39,7 +40,7 @@ export function walkSiteLinks(dir: string, startPath = 'index.html'): LinkWalk {
       } catch {
         return;
       }
-      if (url.origin !== new URL(BASE).origin) return;
+      if (url.origin !== ORIGIN) return;
       let target = decodeURIComponent(url.pathname).replace(/^\//, '');
       if (target === '' || target.endsWith('/')) target += 'index.html';
       if (seen.has(target)) return;

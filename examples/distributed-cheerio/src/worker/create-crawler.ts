@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { MemoryStorage } from '@crawlee/memory-storage';
-import { CheerioCrawler, Configuration, log, type RequestQueue } from 'crawlee';
+import { CheerioCrawler, Configuration, log, type RequestOptions, type RequestQueue } from 'crawlee';
 import { fingerprintTransform } from 'crawlee-scrapy-fingerprint';
 import { stripTrackingParameters } from '../demo-site/tracking.js';
 import type { PageRecord } from './page-record.js';
@@ -44,7 +44,10 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
   const { worker, counters, recordsFile } = setup;
   // enqueueLinks builds Request objects (with Crawlee's own uniqueKey) before they reach the queue's add methods;
   // setting the fingerprint here, on the request options, is what makes enqueueLinks dedup on it.
-  const transformRequestFunction = fingerprintTransform({}, (request) => {
+  // Crawlee runs the transform before its same-hostname filter, so mailto: and javascript: links arrive here too;
+  // they are skipped first (Scrapy's fingerprint rejects a URL without an http(s) scheme).
+  const transformRequestFunction = fingerprintTransform<RequestOptions>({}, (request) => {
+    if (!/^https?:/i.test(request.url)) return false;
     request.url = stripTrackingParameters(request.url);
     return request;
   });

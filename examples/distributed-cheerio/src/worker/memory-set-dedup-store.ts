@@ -8,18 +8,15 @@ export class MemorySetDedupStore implements DedupStore {
   private readonly seen = new Set<string>();
   private filtered = 0;
 
-  async add(keys: string[]): Promise<boolean[]> {
+  async add(keys: readonly string[]): Promise<boolean[]> {
     return keys.map((key) => {
-      if (this.seen.has(key)) {
-        this.filtered++;
-        return false;
-      }
+      if (this.seen.has(key)) return false;
       this.seen.add(key);
       return true;
     });
   }
 
-  async has(keys: string[]): Promise<boolean[]> {
+  async has(keys: readonly string[]): Promise<boolean[]> {
     return keys.map((key) => this.seen.has(key));
   }
 
@@ -31,6 +28,10 @@ export class MemorySetDedupStore implements DedupStore {
       estimatedFalsePositiveRate: 0,
       bytesUsed: 0,
     } as DedupStats;
+  }
+
+  async recordFiltered(count: number): Promise<void> {
+    this.filtered += count;
   }
 
   async close(): Promise<void> {

@@ -29,14 +29,16 @@ export async function openSharedQueue(options: {
   queueName: string;
   dedup: DedupMode;
   dedupKey: string;
+  lockSecs: number;
+  config?: Configuration;
 }): Promise<ComposedQueue> {
-  const { redis, keyPrefix, queueName, dedup, dedupKey } = options;
-  const queue = await openRedisRequestQueue(queueName, { redis, keyPrefix });
+  const { redis, keyPrefix, queueName, dedup, dedupKey, lockSecs, config } = options;
+  const queue = await openRedisRequestQueue(queueName, { redis, keyPrefix, lockSecs, ...(config ? { config } : {}) });
   withScrapyFingerprint(queue);
   if (dedup === 'none') return { queue };
   const store: DedupStore =
     dedup === 'bloom'
-      ? new RedisBloomDedupStore({ redis, key: dedupKey, capacity: BLOOM_CAPACITY, errorRate: BLOOM_ERROR_RATE })
+      ? new RedisBloomDedupStore({ redis, key: dedupKey, capacity: BLOOM_CAPACITY, errorRate: BLOOM_ERROR_RATE, recipe: 'scrapy' })
       : new RedisSetDedupStore({ redis, key: dedupKey });
   withDedup(queue, { store });
   return { queue, store };
