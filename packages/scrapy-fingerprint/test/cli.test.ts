@@ -1,0 +1,71 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtFile } from './built-dist.js';
+import { locateVectors } from './vectors.js';
+
+let cli: string;
+const run = (args: string[], input: string) => spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8' });
+
+describe('crawlee-scrapy-fingerprint CLI (built dist/cli.js)', () => {
+  beforeAll(() => {
+    cli = builtFile('cli.js');
+  });
+
+  it('prints "<fingerprint> <url>" per URL line', () => {
+    const r = run([], 'http://example.com/\n\nhttps://example.com/?b=2&a=1\n');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      'cebe46deeab7ee5915824a38cf73ee6f7eb0aba5 http://example.com/\n' +
+        `${run([], 'https://example.com/?a=1&b=2\n').stdout.split(' ')[0]} https://example.com/?b=2&a=1\n`,
+    );
+  });
+
+  it('honours --recipe and --method', () => {
+    expect(run(['--recipe', 'scrapy-2.6'], 'http://example.com/\n').stdout).toBe('628735d3a16b67b1dd5fbfbd10a15f2c28362bbd http://example.com/\n');
+    expect(run(['--recipe', 'scrapy-redis'], 'http://example.com/\n').stdout).toBe('db723d399cb551c9ef8eca77ed8dbed4a0522b4f http://example.com/\n');
+    expect(run(['--method', 'POST'], 'http://example.com/\n').stdout).not.toContain('cebe46de');
+    const bad = run(['--recipe', 'nope'], '');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('nope');
+  });
+
+  it('reports rejected URLs on stderr, keeps going, exits 1', () => {
+    const r = run([], 'relative/x\nhttp://example.com/\n');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('cebe46deeab7ee5915824a38cf73ee6f7eb0aba5 http://example.com/\n');
+    expect(r.stderr).toContain('Missing scheme in request url: relative/x');
+  });
+
+  it('--help describes both modes', () => {
+    const r = run(['--help'], '');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('--jsonl');
+    expect(r.stdout).toContain('--recipe');
+  });
+
+  it('--jsonl reproduces the shared expected vectors', () => {
+    const { dir } = locateVectors();
+    expect(dir, 'shared/conformance/fingerprint not found (set SCRAPY_CONFORMANCE_DIR)').not.toBeNull();
+    const r = run(['--jsonl'], readFileSync(join(dir!, 'inputs.jsonl'), 'utf8'));
+    expect(r.status).toBe(0);
+    const got = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const expected = readFileSync(join(dir!, 'expected.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(got).toHaveLength(expected.length);
+    const fields = ['id', 'canonical_url', 'safe_url', 'request_url', 'fp_url', 'fp27', 'fp26', 'fp_redis', 'error'];
+    const mismatches = expected.flatMap((e, i) =>
+      fields.filter((f) => (e[f] ?? null) !== got[i]![f]).map((f) => `${String(e['id'])} ${f}: ${JSON.stringify(e[f])} != ${JSON.stringify(got[i]![f])}`),
+    );
+    expect(mismatches).toEqual([]);
+  });
+
+  it('--jsonl answers a malformed line with an error object', () => {
+    const r = run(['--jsonl'], 'not json\n{"id":"x","url":"http://h:1x/"}\n');
+    const [a, b] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(a!['id']).toBeNull();
+    expect(String(a!['error'])).toContain('InvalidInput');
+    expect(b!['error']).toBe("ValueError: Port could not be cast to integer value as '1x'");
+    expect(b!['fp27']).toBeNull();
+  });
+});
