@@ -5,7 +5,12 @@
 // so that two worker processes start crawling at the same moment; it answers with { type: 'result', ... }.
 //
 // argv[2] is JSON: { backend: 'memory' | 'redis', seed: number (requests to add, 0 = none), crawl: boolean,
-//                    queueName, redisUrl?, keyPrefix?, concurrency, maxCrawlSecs? }
+//                    queueName, redisUrl?, keyPrefix?, concurrency, maxCrawlSecs?, expect?, finishGraceSecs? }
+// Throughput is measured up to the last handled request (`lastHandledAt`); the time from there until
+// crawler.run() resolves is the finish latency, reported on its own. MemoryStorage's queue can take minutes to
+// see that it is finished (its isFinished path has no `queueHasLockedRequests` and polls listHead, which scans);
+// with `expect` set, the crawler is stopped `finishGraceSecs` after the expected count was handled, and the result
+// says `finishStalled: true`.
 // maxCrawlSecs stops the crawler gracefully after that long (MemoryStorage's queue is quadratic in the queue size:
 // 10,000 requests take about two minutes here, 100,000 would take hours); the result then says `capped: true` and
 // the rate is the rate over what was handled, i.e. over the queue's cheapest part.
@@ -51,6 +56,7 @@ if (cfg.seed > 0) {
 
 if (cfg.crawl) {
   let handled = 0;
+  let stallTimer;
   const crawler = new BasicCrawler(
     {
       requestQueue: queue,
@@ -61,6 +67,13 @@ if (cfg.crawl) {
       statusMessageLoggingInterval: 3600,
       requestHandler: async () => {
         handled++;
+        result.lastHandledAt = Date.now();
+        if (handled === cfg.expect) {
+          stallTimer = setTimeout(() => {
+            result.finishStalled = true;
+            crawler.stop('benchmark: all requests handled, but the crawler did not finish');
+          }, (cfg.finishGraceSecs ?? 10) * 1000);
+        }
       },
     },
     config,
@@ -76,6 +89,7 @@ if (cfg.crawl) {
     : undefined;
   const stats = await crawler.run();
   clearTimeout(cap);
+  clearTimeout(stallTimer);
   result.crawlEnd = Date.now();
   result.handled = handled;
   result.requestsFinished = stats.requestsFinished;
