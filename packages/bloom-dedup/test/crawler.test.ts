@@ -57,7 +57,8 @@ describe('CheerioCrawler with maxRequestsPerCrawl: 10 and a start page linking 1
     );
     if (store) withDedup(queue, { store, key, statistics: crawler.stats });
     await crawler.run([`${base}${start}`]);
-    const persisted = await crawler.stats.keyValueStore!.getValue<Record<string, unknown>>(crawler.stats.persistStateKey);
+    const internals = crawler.stats as unknown as { keyValueStore: { getValue<T>(k: string): Promise<T | null> }; persistStateKey: string };
+    const persisted = await internals.keyValueStore.getValue<Record<string, unknown>>(internals.persistStateKey);
     await queue.drop();
     return { visited, stats: crawler.stats.toJSON() as unknown as Record<string, unknown>, persisted };
   }

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
+import type {} from '@crawlee-distributed/test-utils/global-setup';
 import { inject } from 'vitest';
 
 /** 40-hex SHA-1 fingerprint of `<prefix>-<i>`, the test data of notes/bloom-redis.md. */
@@ -22,7 +23,7 @@ export function redisUrl(): string {
 
 /** Connects to the tests' Redis; RESP3 (ioredis 6 default) unless protocol 2 is asked. */
 export function connect(protocol: 2 | 3 = 3): Redis {
-  return new Redis(redisUrl(), { protocol } as never);
+  return new Redis(redisUrl(), { protocol });
 }
 
 /** Deletes every key containing `fragment` (SCAN, never FLUSH*). */

@@ -86,7 +86,7 @@ describe('enqueue-filter plans, run through a test Lua runner on real Redis', ()
  */
 function attachFakeSink(queue: RequestQueue, redis: Redis, canAttach = true) {
   const client = queue.client as unknown as Record<string | symbol, unknown> & {
-    batchAddRequests: (requests: { uniqueKey: string; url: string }[], o?: object) => Promise<any>;
+    batchAddRequests: (requests: { uniqueKey: string; url: string }[], o?: object) => Promise<{ processedRequests: object[]; unprocessedRequests: object[] }>;
   };
   const original = client.batchAddRequests.bind(client);
   const calls = { attach: 0, detach: 0 };
@@ -142,7 +142,7 @@ describe('withDedup chooses the seam when the queue client offers it', () => {
     const has = vi.spyOn(store, 'has');
     const statistics = new Statistics();
     withDedup(queue, { store, statistics, key: (r) => r.url.replace(/\?.*$/, '') });
-    const state = (queue as unknown as Record<symbol, DedupQueueState>)[DEDUP_STATE];
+    const state = (queue as unknown as Record<symbol, DedupQueueState>)[DEDUP_STATE]!;
     expect(state.mode).toBe('atomic');
     expect(calls.attach).toBe(1);
     const first = await queue.addRequests([{ url: 'https://a.example/p?x=1' }, { url: 'https://a.example/q' }]);
@@ -163,7 +163,7 @@ describe('withDedup chooses the seam when the queue client offers it', () => {
     const calls = attachFakeSink(queue, redis, false);
     const store = new RedisBloomDedupStore({ redis, key: `${prefix}:front`, capacity: 1000, errorRate: 1e-6 });
     withDedup(queue, { store });
-    expect((queue as unknown as Record<symbol, DedupQueueState>)[DEDUP_STATE].mode).toBe('in-front');
+    expect((queue as unknown as Record<symbol, DedupQueueState>)[DEDUP_STATE]!.mode).toBe('in-front');
     expect(calls.attach).toBe(0);
     await queue.addRequests([{ url: 'https://b.example/1' }]);
     expect(await store.has(['https://b.example/1'])).toEqual([true]);

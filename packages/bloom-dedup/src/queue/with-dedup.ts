@@ -106,10 +106,10 @@ export function withDedup<Q extends Queue>(queue: Q, options: WithDedupOptions):
     });
     log.debug(`crawlee-bloom-dedup: the queue's add script runs the dedup filter`);
     // The stored filter's parameters are checked before the first script runs its plan.
-    queue.addRequest = (async (requestLike: Source, opts?: object) => {
+    queue.addRequest = async (requestLike: Source, opts?: object) => {
       await ready();
       return originalAddRequest(requestLike, opts);
-    }) as Q['addRequest'];
+    };
     queue.addRequests = (async (requestsLike: Parameters<Q['addRequests']>[0], opts?: object) => {
       await ready();
       return originalAddRequests(requestsLike, opts);
@@ -124,7 +124,7 @@ export function withDedup<Q extends Queue>(queue: Q, options: WithDedupOptions):
     return value instanceof Request ? value : new Request(value);
   };
 
-  queue.addRequest = (async (requestLike: Source, opts?: { forefront?: boolean }) => {
+  queue.addRequest = async (requestLike: Source, opts?: { forefront?: boolean }) => {
     if (requestLike && typeof requestLike === 'object' && 'requestsFromUrl' in requestLike) {
       return originalAddRequest(requestLike, opts);
     }
@@ -147,7 +147,7 @@ export function withDedup<Q extends Queue>(queue: Q, options: WithDedupOptions):
     const info = await originalAddRequest(request, opts);
     await store.add([key]);
     return info;
-  }) as Q['addRequest'];
+  };
 
   queue.addRequests = (async (requestsLike: Iterable<RequestLike> | AsyncIterable<RequestLike>, opts?: object) => {
     await ready();
