@@ -12,6 +12,7 @@ it('three workers handle all 1000 requests exactly once and finish together', { 
   let failed = true;
   try {
     await scenario.fleet.startTogether(3);
+    const releasedAt = Date.now();
     const codes = await scenario.fleet.waitAll(120_000);
     const logs = scenario.fleet.logs();
     expect(codes, scenario.fleet.describe()).toEqual([0, 0, 0]);
@@ -34,6 +35,10 @@ it('three workers handle all 1000 requests exactly once and finish together', { 
     expect(Math.max(...finishes) - Math.min(...finishes)).toBeLessThan(10_000);
 
     expect(await scenario.admin.stats()).toEqual(DONE_STATS);
+    console.log(
+      `exactly once: crawl took ${summary.lastDoneAt - releasedAt} ms; per worker ${logs.map(doneTotal).join(' / ')} requests; ` +
+        `finishes ${finishes.map((f) => f - summary.lastDoneAt).join(', ')} ms after the last request was done`,
+    );
     failed = false;
   } finally {
     await scenario.cleanup(failed);

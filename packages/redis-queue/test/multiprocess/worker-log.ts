@@ -3,6 +3,8 @@
 /** One worker's events (see worker.mjs for the line format). */
 export interface WorkerLog {
   readyAt?: number;
+  /** The lock owner key of this worker's queue. */
+  clientKey?: string;
   /** Request number → handler start times in this worker. */
   starts: Map<number, number[]>;
   /** Request number → handler end times in this worker. */
@@ -19,7 +21,10 @@ export function parseWorkerLog(text: string): WorkerLog {
   for (const line of text.split('\n')) {
     // A SIGKILL can cut the last line; only complete, well-formed lines count.
     const [kind, a, b, c] = line.split(' ');
-    if (kind === 'R' && b !== undefined) log.readyAt = Number(a);
+    if (kind === 'R' && c !== undefined) {
+      log.readyAt = Number(a);
+      log.clientKey = c;
+    }
     else if (kind === 'S' && b !== undefined) push(log.starts, Number(a), Number(b));
     else if (kind === 'D' && b !== undefined) push(log.dones, Number(a), Number(b));
     else if (kind === 'X' && b !== undefined) log.failed.push(Number(a));

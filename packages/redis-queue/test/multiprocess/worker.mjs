@@ -10,7 +10,7 @@
 //
 // What it did goes into a line-per-event result file, written with appendFileSync so that every line that was
 // written survives a SIGKILL:
-//   R <ts> <pid>                      ready (queue opened, crawler built); then it waits for `gateFile`
+//   R <ts> <pid> <clientKey>          ready (queue opened, crawler built); then it waits for `gateFile`
 //   S <i> <ts>                        handler started for request i
 //   D <i> <ts>                        handler finished for request i (children added)
 //   X <i> <ts>                        request i failed for good (failedRequestHandler)
@@ -75,7 +75,7 @@ const crawler = new BasicCrawler(
 // worker's requests come back within seconds. A core that keeps its own lock time makes this a no-op.
 if (config.lockSecs !== undefined) queue.requestLockSecs = config.lockSecs;
 
-record(`R ${Date.now()} ${process.pid}`);
+record(`R ${Date.now()} ${process.pid} ${queue.clientKey}`);
 // The harness releases all workers at once, so that a slow start of one process does not decide who does the work.
 while (config.gateFile && !existsSync(config.gateFile)) await sleep(20);
 const stats = await crawler.run([requestFor(1)]);
