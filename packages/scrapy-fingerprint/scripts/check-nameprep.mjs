@@ -1,3 +1,4 @@
+/* global URL, console, process */
 // Compares the TS nameprep (built dist/) with Python's encodings.idna.nameprep for every code point.
 // Usage: npm run build && node scripts/check-nameprep.mjs   (needs python3)
 import { spawnSync } from 'node:child_process';

@@ -72,7 +72,7 @@ describe('Crawlee hooks in a real CheerioCrawler run', () => {
         requestHandlerTimeoutSecs: 60,
         async requestHandler({ request, enqueueLinks, addRequests }) {
           seen.push({ url: request.url, method: request.method, uniqueKey: request.uniqueKey,
-            payload: request.payload as string | undefined, label: request.label });
+            payload: request.payload, label: request.label });
           if (request.label === 'root') {
             await enqueueLinks({ selector: 'a', transformRequestFunction: (r) => (r.url.endsWith('/skip-me') ? false : r) });
             await addRequests([
@@ -155,6 +155,6 @@ describe('Crawlee hooks in a real CheerioCrawler run', () => {
     expect(transform({ url: `${base}/x`, uniqueKey: 'k' }).uniqueKey).toBe('k');
     // A URL Scrapy rejects fails the whole call before anything is added.
     await expect(wrapped.addRequests([{ url: `${base}/ok` }, { url: 'http://h:99999/' }])).rejects.toThrow(/Port out of range/);
-    expect(await queue.getTotalCount()).toBe(0);
+    expect(queue.getTotalCount()).toBe(0);
   });
 });

@@ -1,15 +1,15 @@
 import type { CrawleeRequestLike, ScrapyUniqueKeyOptions } from './options.js';
 import { computeKey } from './unique-key.js';
 
-/** The seam name `withDedup` looks for (docs/enqueue-filter-seam.md); `Symbol.for` so every copy agrees. */
+/** `Symbol.for('crawlee-distributed/unique-key-transform\@1')`: the seam `withDedup` looks for (docs/enqueue-filter-seam.md). */
 export const UNIQUE_KEY_TRANSFORM = Symbol.for('crawlee-distributed/unique-key-transform@1');
 
 const WRAPPED = Symbol.for('crawlee-scrapy-fingerprint/wrapped');
 
 /** The part of a Crawlee `RequestQueue` (any `RequestProvider`) that gets wrapped. */
 export interface FingerprintableQueue {
-  addRequest(request: any, options?: any): Promise<any>;
-  addRequests(requests: any, options?: any): Promise<any>;
+  addRequest(request: unknown, options?: unknown): Promise<unknown>;
+  addRequests(requests: unknown, options?: unknown): Promise<unknown>;
 }
 
 type ComputeUniqueKey = (o: { url: string; method?: string; payload?: unknown; keepUrlFragment?: boolean;
@@ -62,8 +62,7 @@ async function* mapAsync<T>(items: AsyncIterable<T>, options: ScrapyUniqueKeyOpt
  * Wraps a Crawlee request queue so every request added without an explicit `uniqueKey` gets the Scrapy fingerprint
  * as its uniqueKey, whatever the path: `crawler.run(startRequests)`, `crawler.addRequests`, `context.addRequests`,
  * `enqueueLinks`, `requestsFromUrl` (they all end in `addRequest` / `addRequests`). The queue then deduplicates the
- * way a Scrapy dupefilter does. Also registers the transform under `Symbol.for('crawlee-distributed/
- * unique-key-transform@1')` so `withDedup` (crawlee-bloom-dedup) dedups on the fingerprint in either wrapping order.
+ * way a Scrapy dupefilter does. Also registers the transform under {@link UNIQUE_KEY_TRANSFORM} so `withDedup` (crawlee-bloom-dedup) dedups on the fingerprint in either wrapping order.
  * Wrapping twice is a no-op.
  * @param queue - a `RequestQueue` (or any object with `addRequest` / `addRequests`)
  * @param options - recipe, `includeHeaders`, `keepFragments`, `dontFilter`
@@ -75,8 +74,9 @@ export function withScrapyFingerprint<Q extends FingerprintableQueue>(queue: Q, 
   if (q[WRAPPED]) return queue;
   const addRequest = queue.addRequest.bind(queue);
   const addRequests = queue.addRequests.bind(queue);
-  q.addRequest = async (request: unknown, opts?: unknown) => addRequest(withKey(request, options), opts);
-  q.addRequests = async (requests: unknown, opts?: unknown) => {
+  const target = q as FingerprintableQueue;
+  target.addRequest = async (request: unknown, opts?: unknown) => addRequest(withKey(request, options), opts);
+  target.addRequests = async (requests: unknown, opts?: unknown) => {
     if (requests && typeof requests === 'object' && Symbol.asyncIterator in requests) {
       return addRequests(mapAsync(requests as AsyncIterable<unknown>, options), opts);
     }

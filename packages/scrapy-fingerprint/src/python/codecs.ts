@@ -7,6 +7,7 @@ import { EncodingError } from '../errors/encoding-error.js';
  */
 export type BinaryString = string;
 
+// eslint-disable-next-line no-control-regex -- Python and w3lib define these sets by C0 code points
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const UTF8_NAMES = new Set(['utf8', 'utf-8', 'utf_8', 'u8', 'utf', 'cp65001']);

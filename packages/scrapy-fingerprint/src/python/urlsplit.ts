@@ -22,6 +22,7 @@ const USES_NETLOC = new Set(['', 'ftp', 'http', 'gopher', 'nntp', 'telnet', 'ima
 const USES_PARAMS = new Set(['', 'ftp', 'hdl', 'prospero', 'http', 'imap', 'https', 'shttp', 'rtsp', 'rtspu', 'sip',
   'sips', 'mms', 'sftp', 'tel']);
 const SCHEME_CHARS = /^[A-Za-z][A-Za-z0-9+\-.]*$/;
+// eslint-disable-next-line no-control-regex -- Python and w3lib define these sets by C0 code points
 const LEADING_C0_OR_SPACE = /^[\x00-\x20]+/;
 const TAB_OR_NEWLINE = /[\t\r\n]/g;
 

@@ -9,7 +9,7 @@ import { buildScrapyRequest, type FingerprintRequest, type ScrapyRequest } from 
 /**
  * Which fingerprint to compute:
  * - `'scrapy'`: Scrapy 2.7+ `scrapy.utils.request.fingerprint()` (the only one since Scrapy 2.12).
- * - `'scrapy-2.6'`: the legacy `request_fingerprint()` of Scrapy <= 2.11 (SHA-1 over concatenated parts, with the
+ * - `'scrapy-2.6'`: the legacy `request_fingerprint()` of Scrapy 2.11 and older (SHA-1 over concatenated parts, with the
  *   `#!` → `_escaped_fragment_` rewrite those versions applied), for dupefilter sets written by old projects.
  * - `'scrapy-redis'`: scrapy-redis 0.8+ `RFPDupeFilter.request_fingerprint` (JSON without headers, never keeps
  *   fragments), to share a scrapy-redis `<spider>:dupefilter` set.
@@ -50,7 +50,8 @@ export interface FingerprintDetails {
 /** Header names as Scrapy processes `include_headers`: sorted by code point, then lower-cased, UTF-8. */
 function processIncludeHeaders(includeHeaders: readonly string[] | undefined): BinaryString[] {
   if (!includeHeaders || includeHeaders.length === 0) return [];
-  if (!Array.isArray(includeHeaders) || includeHeaders.some((h) => typeof h !== 'string')) {
+  const list: readonly unknown[] = includeHeaders;
+  if (!Array.isArray(list) || list.some((h) => typeof h !== 'string')) {
     throw new InvalidRequestError('includeHeaders', 'expected an array of header names');
   }
   const byCodePoint = (a: string, b: string): number => {

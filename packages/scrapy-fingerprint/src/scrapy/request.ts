@@ -27,7 +27,7 @@ export interface FingerprintRequest {
 
 /** What Scrapy's `Request()` made of a request: the fields its fingerprint reads. */
 export interface ScrapyRequest {
-  /** `safe_url_string(url)` (and `escape_ajax` when emulating Scrapy <= 2.12). */
+  /** `safe_url_string(url)` (and `escape_ajax` when emulating Scrapy 2.12 and older). */
   url: string;
   /** `str(method).upper()`. */
   method: string;
@@ -39,7 +39,7 @@ export interface ScrapyRequest {
 
 /** Options of {@link buildScrapyRequest}. */
 export interface BuildRequestOptions {
-  /** Apply Scrapy <= 2.12's `escape_ajax` (`#!frag` → `?_escaped_fragment_=frag`). @defaultValue `false` */
+  /** Apply the `escape_ajax` of Scrapy 2.12 and older (`#!frag` → `?_escaped_fragment_=frag`). @defaultValue `false` */
   escapeAjax?: boolean;
 }
 

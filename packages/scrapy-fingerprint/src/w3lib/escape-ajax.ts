@@ -6,11 +6,12 @@ const ESCAPED_FRAGMENT = '_escaped_fragment_';
 
 /** Python `unquote(str)` (UTF-8, errors replaced), on the ASCII text a safe URL consists of. */
 function unquote(s: string): string {
+  // eslint-disable-next-line no-control-regex -- Python and w3lib define these sets by C0 code points
   return s.replace(/[\x00-\x7f]+/g, (run) => decodeUtf8Replace(unquoteBinary(run)));
 }
 
 /**
- * Scrapy <= 2.12 `escape_ajax`: a `#!` fragment becomes the `_escaped_fragment_` query argument (Google's old AJAX
+ * Scrapy's `escape_ajax` (2.12 and older): a `#!` fragment becomes the `_escaped_fragment_` query argument (Google's old AJAX
  * crawling scheme), through w3lib 2.4.1 `add_or_replace_parameter`, i.e. stdlib `parse_qsl` (`&` only, UTF-8 with
  * replacement) and `urlencode`. Scrapy 2.6-2.11 hashed this URL in the legacy fingerprint; Scrapy 2.13+ no longer
  * rewrites it.

@@ -25,6 +25,7 @@ export const USERINFO_SAFEST = safeTable(without(UNRESERVED + SUB_DELIMS + ':', 
 /** WHATWG special schemes (w3lib `_SPECIAL_SCHEMES`). */
 export const SPECIAL_SCHEMES = new Set(['ftp', 'file', 'http', 'https', 'ws', 'wss']);
 
+// eslint-disable-next-line no-control-regex -- Python and w3lib define these sets by C0 code points
 const C0_OR_SPACE_EDGES = /^[\x00-\x20]+|[\x00-\x20]+$/g;
 const TAB_OR_NEWLINE = /[\t\r\n]/g;
 

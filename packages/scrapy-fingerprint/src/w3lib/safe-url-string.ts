@@ -40,6 +40,7 @@ function requoteUserinfo(s: string): string {
 
 /** Python `unquote(str)`: only runs of ASCII are unquoted (then UTF-8-decoded); other characters stay. */
 function unquoteStr(s: string): string {
+  // eslint-disable-next-line no-control-regex -- Python and w3lib define these sets by C0 code points
   return s.replace(/[\x00-\x7f]+/g, (run) => decodeUtf8Replace(unquoteBinary(run)));
 }
 
