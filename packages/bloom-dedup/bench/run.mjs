@@ -1,0 +1,183 @@
+// Benchmark of crawlee-bloom-dedup (run `npm run build` first; `npm run bench` runs this against dist/).
+// Starts its own redis-server (test-utils), so the shared 6379 is not loaded, and prints a Markdown table.
+import { createHash } from 'node:crypto';
+import { cpus } from 'node:os';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import bloomFilters from 'bloom-filters';
+import { Redis } from 'ioredis';
+import { startRedisServer } from '@crawlee-distributed/test-utils';
+import { MemoryBloomDedupStore, RedisBloomDedupStore, RedisSetDedupStore, bloomParameters } from '../dist/index.js';
+
+v8.setFlagsFromString('--expose_gc');
+const gc = vm.runInNewContext('gc');
+
+const P = 1e-6;
+const CAPACITY = 1_000_000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const fp = (prefix, i) => createHash('sha1').update(`${prefix}-${i}`).digest('hex');
+const fps = (prefix, n) => Array.from({ length: n }, (_, i) => fp(prefix, i));
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const rows = [];
+const row = (what, value, note = '') => {
+  rows.push([what, value, note]);
+  console.error(`${what}: ${value} ${note}`);
+};
+
+/** Best keys/s of `ROUNDS` runs; `setup` returns a fresh state each run. */
+async function bestRate(n, setup, run) {
+  let best = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    const state = await setup(r);
+    const start = process.hrtime.bigint();
+    await run(state);
+    const secs = Number(process.hrtime.bigint() - start) / 1e9;
+    best = Math.max(best, n / secs);
+  }
+  return best;
+}
+
+async function usedMemory(redis) {
+  const info = await redis.info('memory');
+  return Number(/used_memory:(\d+)/.exec(info)[1]);
+}
+
+const server = await startRedisServer();
+const redis = new Redis(server.url);
+const params = bloomParameters({ capacity: CAPACITY, errorRate: P });
+let keyCounter = 0;
+const freshKey = (name) => `bench:${name}:${keyCounter++}`;
+
+try {
+  console.error(`bench redis-server ${server.url} (pid ${server.pid}); Bloom p=${P}, capacity ${CAPACITY}: m=${params.bits} bits, k=${params.hashes}`);
+
+  // --- Redis Bloom (one Lua script per batch) against SADD, at batch 1, 100, 1000 -------------------------------
+  const sizes = { 1: 10_000, 100: 100_000, 1000: 200_000 };
+  const bloomRates = {};
+  for (const [batch, n] of Object.entries(sizes).map(([b, n]) => [Number(b), n])) {
+    const keys = fps(`bloom-${batch}`, n);
+    bloomRates[batch] = await bestRate(
+      n,
+      async () => {
+        await redis.flushall();
+        const store = await RedisBloomDedupStore.open({ redis, key: freshKey('bloom'), capacity: CAPACITY, errorRate: P });
+        return store;
+      },
+      async (store) => {
+        for (let i = 0; i < n; i += batch) await store.add(keys.slice(i, i + batch));
+      },
+    );
+    row(`Redis Bloom (Lua, 1 round trip per batch), batch ${batch}`, `${fmt(bloomRates[batch])} keys/s`, 'new keys, p = 1e-6, k = 20');
+  }
+  const saddRates = {};
+  for (const [batch, n] of Object.entries(sizes).map(([b, n]) => [Number(b), n])) {
+    const keys = fps(`set-${batch}`, n);
+    saddRates[batch] = await bestRate(
+      n,
+      async () => {
+        await redis.flushall();
+        return new RedisSetDedupStore({ redis, key: freshKey('set') });
+      },
+      async (store) => {
+        for (let i = 0; i < n; i += batch) await store.add(keys.slice(i, i + batch));
+      },
+    );
+    row(`Redis set (SADD in Lua, per-key answers), batch ${batch}`, `${fmt(saddRates[batch])} keys/s`, 'exact, 40-hex keys');
+  }
+
+  // --- The per-bit check-then-set design (ScrapyRedisBloomFilter): k GETBIT then k SETBIT round trips per key ---
+  const perBitN = 1000;
+  const perBitKeys = fps('per-bit', perBitN);
+  const perBitRate = await bestRate(
+    perBitN,
+    async () => {
+      await redis.flushall();
+      return RedisBloomDedupStore.open({ redis, key: freshKey('perbit'), capacity: CAPACITY, errorRate: P });
+    },
+    async (store) => {
+      const block = store.keys.blocks[0];
+      for (const key of perBitKeys) {
+        const { offsets } = store.bitsOf(key);
+        let present = true;
+        for (const o of offsets) if ((await redis.getbit(block, o)) === 0) present = false;
+        if (!present) for (const o of offsets) await redis.setbit(block, o, 1);
+      }
+    },
+  );
+  row('Per-bit check-then-set (k GETBIT, then k SETBIT round trips), batch 1', `${fmt(perBitRate)} keys/s`, 'racy: not atomic');
+  const speedup = bloomRates[1000] / perBitRate;
+  row('Redis Bloom batch 1,000 / per-bit design', `${speedup.toFixed(0)}x`, `target >= 100x: ${speedup >= 100 ? 'met' : 'MISSED'}`);
+
+  // --- Redis memory per key over 1,000,000 keys: Bloom p = 1e-6 against SADD -----------------------------------
+  const million = fps('memory', 1_000_000);
+  await redis.flushall();
+  let before = await usedMemory(redis);
+  const bloom = await RedisBloomDedupStore.open({ redis, key: 'bench:memory:bloom', capacity: CAPACITY, errorRate: P });
+  for (let i = 0; i < million.length; i += 1000) await bloom.add(million.slice(i, i + 1000));
+  const bloomBytes = (await usedMemory(redis)) - before;
+  const bloomStats = await bloom.stats();
+  await redis.flushall();
+  before = await usedMemory(redis);
+  const set = new RedisSetDedupStore({ redis, key: 'bench:memory:dupefilter' });
+  for (let i = 0; i < million.length; i += 1000) await set.add(million.slice(i, i + 1000));
+  const setBytes = (await usedMemory(redis)) - before;
+  await redis.flushall();
+  const optimalBits = -Math.log(P) / Math.LN2 ** 2;
+  const bloomBitsPerKey = (bloomBytes * 8) / 1e6;
+  row('Redis memory per key, Bloom p = 1e-6 (INFO used_memory delta / 1e6)', `${(bloomBytes / 1e6).toFixed(2)} B (${bloomBitsPerKey.toFixed(1)} bits)`,
+    `optimal ${optimalBits.toFixed(1)} bits: ${(bloomBitsPerKey / optimalBits).toFixed(3)}x (target <= 1.1x: ${bloomBitsPerKey / optimalBits <= 1.1 ? 'met' : 'MISSED'}); items counted ${bloomStats.itemsAdded}`);
+  row('Redis memory per key, SADD of 40-hex keys', `${(setBytes / 1e6).toFixed(1)} B`, '');
+  row('SADD / Bloom memory', `${(setBytes / bloomBytes).toFixed(1)}x`, `target >= 20x: ${setBytes / bloomBytes >= 20 ? 'met' : 'MISSED'}`);
+
+  // --- In-memory: bloom-filters with our fingerprint indexes, its default hashing, and a JS Set -----------------
+  const memKeys = fps('mem', 1_000_000);
+  const memRate = await bestRate(
+    memKeys.length,
+    () => new MemoryBloomDedupStore({ capacity: CAPACITY, errorRate: P }),
+    (store) => {
+      for (let i = 0; i < memKeys.length; i += 1000) store.addSync(memKeys.slice(i, i + 1000));
+    },
+  );
+  const memStore = new MemoryBloomDedupStore({ capacity: CAPACITY, errorRate: P });
+  const lookupRate = await bestRate(memKeys.length, () => { memStore.addSync(memKeys); return memStore; }, (store) => {
+    for (let i = 0; i < memKeys.length; i += 1000) store.hasSync(memKeys.slice(i, i + 1000));
+  });
+  const memBytes = (await memStore.stats()).bytesUsed;
+  row('In-memory Bloom (bloom-filters BloomFilter + FingerprintHashing), add', `${fmt(memRate)} keys/s`,
+    `test-and-set in one pass; target >= 500,000: ${memRate >= 500_000 ? 'met' : 'MISSED'}`);
+  row('In-memory Bloom, has (bloom-filters\' own has())', `${fmt(lookupRate)} keys/s`, '');
+  row('In-memory Bloom, bytes per key', `${(memBytes / 1e6).toFixed(2)} B`, `${params.bits} bits in one Uint8Array`);
+
+  const defaultN = 100_000;
+  const defaultRate = await bestRate(
+    defaultN,
+    () => bloomFilters.BloomFilter.create(CAPACITY, P),
+    (filter) => {
+      for (let i = 0; i < defaultN; i++) {
+        const key = memKeys[i];
+        if (!filter.has(key)) filter.add(key);
+      }
+    },
+  );
+  row('bloom-filters with its default hashing (has + add)', `${fmt(defaultRate)} keys/s`, 'for comparison: two xxhash64 passes in pure JS per call');
+
+  const setRate = await bestRate(memKeys.length, () => new Set(), (s) => {
+    for (const key of memKeys) if (!s.has(key)) s.add(key);
+  });
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const owned = new Set();
+  for (let i = 0; i < 1_000_000; i++) owned.add(fp('owned', i));
+  gc();
+  const setHeap = process.memoryUsage().heapUsed - heapBefore;
+  row('JS Set of the 40-hex strings, add', `${fmt(setRate)} keys/s`, 'exact; at most 2^24 entries');
+  row('JS Set, bytes per key (heap delta, Set owns the strings)', `${(setHeap / owned.size).toFixed(1)} B`, `${(setHeap / owned.size / (memBytes / 1e6)).toFixed(0)}x the Bloom`);
+
+  const header = `Benchmark ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ` +
+    `Redis ${/redis_version:(\S+)/.exec(await redis.info('server'))[1]} (own bench server), best of ${ROUNDS} runs`;
+  console.log(`${header}\n\n| measurement | result | note |\n|---|---|---|`);
+  for (const [what, value, note] of rows) console.log(`| ${what} | ${value} | ${note} |`);
+} finally {
+  redis.disconnect();
+  await server.destroy();
+}
