@@ -1,0 +1,4 @@
+import { inject } from 'vitest';
+import { defineSeamSuite } from './seam-suite.js';
+
+defineSeamSuite('cluster-ioredis6', () => inject('redisUrl'));
