@@ -23,7 +23,8 @@ export interface RunSummary {
   pagesHandled: number;
   /** Records of pages that were recorded more than once (fetched a second time after a kill). */
   duplicatePagesHandled: number;
-  /** Distinct pages recorded more than once. */
+  /** Pages fetched more than once: from the static server's own count of GETs per URL when the run serves the
+   * folder (a page whose handler was cut off by a kill was fetched but never recorded), else from the records. */
   pagesFetchedTwice: number;
   /** Requests offered to the queue that it did not take as new. */
   duplicatesFiltered: number;
@@ -100,7 +101,10 @@ export function buildSummary(input: SummaryInput): RunSummary {
     uniquePages: merged.pages.length,
     pagesHandled: merged.recordsRead,
     duplicatePagesHandled,
-    pagesFetchedTwice: merged.duplicated.size,
+    pagesFetchedTwice: Math.max(
+      merged.duplicated.size,
+      input.fetches === null ? 0 : [...input.fetches.values()].filter((n) => n > 1).length,
+    ),
     duplicatesFiltered: duplicatesFiltered(c),
     requestsOffered: c.offered ?? 0,
     requestsEnqueued: c.enqueued ?? 0,
@@ -145,9 +149,11 @@ export function printSummary(s: RunSummary): void {
   log.info(`  pages handled           ${s.pagesHandled} (${s.duplicatePagesHandled} fetched a second time)`);
   log.info(`  duplicates filtered     ${s.duplicatesFiltered} of ${s.requestsOffered} requests offered`);
   if (s.dedupStore !== null) {
+    const rate = s.dedupStore.estimatedFalsePositiveRate;
     log.info(
-      `  dedup store (${s.dedup})     ${s.dedupStore.itemsAdded} keys, ${s.dedupStore.filtered} filtered by the store itself, ` +
-        `${bytes(s.dedupStore.bytesUsed)}`,
+      `  dedup store (${s.dedup.padEnd(5)})     ${s.dedupStore.itemsAdded} keys, ${bytes(s.dedupStore.bytesUsed)}` +
+        (s.dedup === 'bloom' ? `, estimated false-positive rate ${rate.toExponential(1)}` : '') +
+        (s.dedupStore.filtered > 0 ? `, ${s.dedupStore.filtered} caught by the store alone` : ''),
     );
   }
   log.info(`  queue                   handled ${s.queue.handled}, pending ${s.queue.pending}, locked ${s.queue.locked ?? 'n/a'}, dead letters ${s.queue.deadLetters}`);
@@ -157,7 +163,7 @@ export function printSummary(s: RunSummary): void {
   if (s.killedWorker !== null) {
     log.info(
       `  chaos                   ${s.killedWorker.worker} SIGKILLed after ${s.killedWorker.afterPages} pages; ` +
-        `${s.pagesFetchedTwice} page(s) fetched twice, kept once in the output`,
+        `${s.pagesFetchedTwice} page(s) fetched twice (${s.duplicatePagesHandled} recorded twice), each kept once in the output`,
     );
   }
   if (s.stoppedByMaxRequests) log.info('  stopped at --max-requests; the rest of the queue was not crawled');

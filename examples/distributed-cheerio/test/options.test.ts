@@ -1,0 +1,65 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../src/errors/usage-error.js';
+import { POSTGRES_DOCS_DIR, resolveOptions } from '../src/options.js';
+import { runCli } from './helpers/run-cli.js';
+
+describe('resolveOptions', () => {
+  it('defaults: 2 workers, bloom, the PostgreSQL docs when installed, redis://127.0.0.1:6379', () => {
+    const options = resolveOptions({}, {});
+    expect(options).toMatchObject({ workers: 2, dedup: 'bloom', redisUrl: 'redis://127.0.0.1:6379', redisUrlGiven: false, join: false });
+    if (existsSync(POSTGRES_DOCS_DIR)) expect(options).toMatchObject({ site: POSTGRES_DOCS_DIR, demo: false, docsMissing: false });
+    else expect(options).toMatchObject({ demo: true, docsMissing: true });
+  });
+
+  it('takes REDIS_URL from the environment, --redis over it', () => {
+    expect(resolveOptions({}, { REDIS_URL: 'redis://10.0.0.5:6380' }).redisUrl).toBe('redis://10.0.0.5:6380');
+    expect(resolveOptions({ redis: 'redis://h:1' }, { REDIS_URL: 'redis://10.0.0.5:6380' }).redisUrl).toBe('redis://h:1');
+  });
+
+  it.each([
+    [{ dedup: 'bits' }, /--dedup must be one of bloom, set, none/],
+    [{ workers: '0' }, /--workers must be a whole number >= 1/],
+    [{ workers: 'two' }, /--workers must be a whole number >= 1/],
+    [{ site: '/no/such/folder' }, /--site \/no\/such\/folder: no such folder/],
+    [{ startUrl: 'not a url' }, /--start-url is not a valid URL/],
+    [{ startUrl: 'ftp://example.com/' }, /--start-url must use http: or https:/],
+    [{ redis: 'http://127.0.0.1:6379' }, /--redis must use redis: or rediss:/],
+    [{ maxRequests: '-3' }, /--max-requests must be a whole number >= 1/],
+    [{ killOneWorkerAfter: '0' }, /--kill-one-worker-after must be a whole number >= 1/],
+    [{ site: '.', startUrl: 'http://a/' }, /only one of --site, --start-url and --demo/],
+    [{ join: true }, /--join needs --queue NAME/],
+    [{ queue: 'a b' }, /--queue must be/],
+    [{ memory: true, killOneWorkerAfter: '5' }, /cannot run with --memory/],
+  ])('rejects %j', (raw, message) => {
+    expect(() => resolveOptions(raw, {})).toThrow(UsageError);
+    expect(() => resolveOptions(raw, {})).toThrow(message);
+  });
+});
+
+describe('CLI on bad input', () => {
+  it('exits 2 with the reason before starting or writing anything', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distributed-cheerio-cli-'));
+    try {
+      const output = join(dir, 'pages.jsonl');
+      const summary = join(dir, 'summary.json');
+      const bad = await runCli(['--dedup', 'cuckoo', '--output', output, '--summary-json', summary]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--dedup must be one of bloom, set, none, got "cuckoo"');
+      const missing = await runCli(['--site', join(dir, 'nope'), '--workers', '0', '--output', output]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/--workers must be a whole number >= 1/);
+      const unknown = await runCli(['--wokers', '3']);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/unknown option '--wokers'/);
+      expect(existsSync(output) || existsSync(summary)).toBe(false);
+      const help = await runCli(['--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('--kill-one-worker-after <n>');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
