@@ -1,19 +1,19 @@
 // One benchmark process: seeds a request queue, crawls it with a no-op BasicCrawler, or both.
 //
 // Each measurement runs in a fresh process so heaps, JIT state and Crawlee's caches never carry over. The parent
-// (run.mjs) talks to it over IPC: it sends { type: 'ready' } when the crawler is built and waits for { type: 'go' },
-// so that two worker processes start crawling at the same moment; it answers with { type: 'result', ... }.
+// (processes.mjs) talks to it over IPC: it sends { type: 'ready' } when the crawler is built and waits for
+// { type: 'go' }, so that two worker processes start crawling at the same moment; it answers with
+// { type: 'result', ... } and exits.
 //
 // argv[2] is JSON: { backend: 'memory' | 'redis', seed: number (requests to add, 0 = none), crawl: boolean,
-//                    queueName, redisUrl?, keyPrefix?, concurrency, maxCrawlSecs?, expect?, finishGraceSecs? }
+//                    queueName, redisUrl?, keyPrefix?, concurrency, maxCrawlSecs?, expect? }
+//
 // Throughput is measured up to the last handled request (`lastHandledAt`); the time from there until
-// crawler.run() resolves is the finish latency, reported on its own. MemoryStorage's queue can take minutes to
-// see that it is finished (its isFinished path has no `queueHasLockedRequests` and polls listHead, which scans);
-// with `expect` set, the crawler is stopped `finishGraceSecs` after the expected count was handled, and the result
-// says `finishStalled: true`.
-// maxCrawlSecs stops the crawler gracefully after that long (MemoryStorage's queue is quadratic in the queue size:
-// 10,000 requests take about two minutes here, 100,000 would take hours); the result then says `capped: true` and
-// the rate is the rate over what was handled, i.e. over the queue's cheapest part.
+// crawler.run() resolves is the finish latency, reported on its own.
+// - `expect`: when that many requests were handled, the process also sends { type: 'measured', ... } at once.
+//   MemoryStorage's queue can keep the crawler in its isFinished path for minutes, on promise chains that never
+//   yield to timers; the parent then kills the process after a grace period and keeps the 'measured' numbers.
+// - `maxCrawlSecs`: the crawl is cut short (`capped: true`), and the rate is the rate over what was handled.
 import { sent, snapshot } from './round-trips.mjs'; // first: patches ioredis before the queue connects
 import { BasicCrawler, Configuration, MemoryStorage, RequestQueue, log } from 'crawlee';
 
@@ -32,6 +32,25 @@ async function openQueue() {
   return openRedisRequestQueue(cfg.queueName, { redis: cfg.redisUrl, keyPrefix: cfg.keyPrefix, requestHandlerTimeoutSecs: 60 });
 }
 
+/** Wraps the queue client's methods to sum the time the crawler waits on each (where a request's time goes). */
+function timeClientMethods(client) {
+  const timings = {};
+  for (const name of ['listAndLockHead', 'prolongRequestLock', 'getRequest', 'updateRequest', 'deleteRequestLock', 'listHead', 'get']) {
+    const original = client[name].bind(client);
+    const entry = (timings[name] = { calls: 0, ms: 0 });
+    client[name] = async (...args) => {
+      const t0 = performance.now();
+      try {
+        return await original(...args);
+      } finally {
+        entry.calls++;
+        entry.ms += performance.now() - t0;
+      }
+    };
+  }
+  return timings;
+}
+
 function waitForGo() {
   return new Promise((resolve) => {
     process.on('message', (message) => {
@@ -42,21 +61,36 @@ function waitForGo() {
 }
 
 const result = { type: 'result', backend: cfg.backend, pid: process.pid };
+
+function reportAndExit() {
+  result.rssBytes = process.memoryUsage().rss;
+  if (process.send) process.send(result, () => process.exit(0));
+  else {
+    console.log(JSON.stringify(result));
+    process.exit(0);
+  }
+}
+
 const queue = await openQueue();
 
 if (cfg.seed > 0) {
   const requests = Array.from({ length: cfg.seed }, (_, i) => ({ url: `http://localhost/b/${i}` }));
   const before = snapshot();
   const t0 = performance.now();
-  // One call, as crawler.addRequests does per chunk; the queue client chunks what Redis gets.
+  // One call; the queue client chunks what Redis gets.
   await queue.addRequests(requests);
   result.seedMs = performance.now() - t0;
   result.seedRoundTrips = sent.roundTrips - before.roundTrips;
 }
 
 if (cfg.crawl) {
-  let handled = 0;
-  let stallTimer;
+  result.handled = 0;
+  result.clientTimings = timeClientMethods(queue.client);
+  let before;
+  const measureSoFar = () => {
+    result.roundTrips = sent.roundTrips - before.roundTrips;
+    result.commands = sent.commands - before.commands;
+  };
   const crawler = new BasicCrawler(
     {
       requestQueue: queue,
@@ -66,40 +100,29 @@ if (cfg.crawl) {
       useSessionPool: false,
       statusMessageLoggingInterval: 3600,
       requestHandler: async () => {
-        handled++;
+        result.handled++;
         result.lastHandledAt = Date.now();
-        if (handled === cfg.expect) {
-          stallTimer = setTimeout(() => {
-            result.finishStalled = true;
-            crawler.stop('benchmark: all requests handled, but the crawler did not finish');
-          }, (cfg.finishGraceSecs ?? 10) * 1000);
+        if (result.handled === cfg.expect && process.send) {
+          measureSoFar();
+          process.send({ ...result, type: 'measured' });
         }
       },
     },
     config,
   );
   if (process.send) await waitForGo();
-  const before = snapshot();
+  before = snapshot();
   result.crawlStart = Date.now();
-  const cap = cfg.maxCrawlSecs
-    ? setTimeout(() => {
-        result.capped = true;
-        crawler.stop('benchmark time cap reached');
-      }, cfg.maxCrawlSecs * 1000)
-    : undefined;
-  const stats = await crawler.run();
-  clearTimeout(cap);
-  clearTimeout(stallTimer);
+  if (cfg.maxCrawlSecs) {
+    setTimeout(() => {
+      result.capped = true;
+      measureSoFar();
+      reportAndExit();
+    }, cfg.maxCrawlSecs * 1000).unref();
+  }
+  await crawler.run();
   result.crawlEnd = Date.now();
-  result.handled = handled;
-  result.requestsFinished = stats.requestsFinished;
-  result.roundTrips = sent.roundTrips - before.roundTrips;
-  result.commands = sent.commands - before.commands;
+  measureSoFar();
 }
 
-result.rssBytes = process.memoryUsage().rss;
-if (process.send) process.send(result, () => process.exit(0));
-else {
-  console.log(JSON.stringify(result));
-  process.exit(0);
-}
+reportAndExit();

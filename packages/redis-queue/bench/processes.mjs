@@ -1,0 +1,67 @@
+// Runs crawl-process.mjs children: one at a time, or a fleet released at the same moment.
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const CHILD = fileURLToPath(new URL('./crawl-process.mjs', import.meta.url));
+
+/**
+ * @param cfg - the child's settings (see crawl-process.mjs)
+ * @param finishGraceSecs - after a 'measured' message, how long to wait for the crawler to finish before the child
+ *   is killed and the measured numbers are kept with `finishStalled: true`
+ * @param hardLimitSecs - kill the child after this long in any case (a run that never ends fails the bench)
+ */
+function startChild(cfg, finishGraceSecs, hardLimitSecs) {
+  const child = fork(CHILD, [JSON.stringify(cfg)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  child.on('error', () => undefined); // a 'go' sent to a seed-only child that is already leaving
+  let onReady;
+  const ready = new Promise((resolve) => (onReady = resolve));
+  const result = new Promise((resolve, reject) => {
+    let measured;
+    let graceTimer;
+    const hardTimer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`bench process ran longer than ${hardLimitSecs} s`));
+    }, hardLimitSecs * 1000);
+    const settle = (value) => {
+      clearTimeout(hardTimer);
+      clearTimeout(graceTimer);
+      resolve(value);
+    };
+    child.on('message', (message) => {
+      if (message?.type === 'ready') onReady();
+      if (message?.type === 'result') settle(message);
+      if (message?.type === 'measured') {
+        measured = message;
+        graceTimer = setTimeout(() => {
+          child.kill('SIGKILL');
+          settle({ ...measured, type: 'result', finishStalled: true });
+        }, finishGraceSecs * 1000);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      if (code !== 0 && signal !== 'SIGKILL') reject(new Error(`bench process exited (${code ?? signal}) without a result`));
+    });
+  });
+  // A child that only seeds never sends 'ready'.
+  result.then(onReady, onReady);
+  return { child, ready, result };
+}
+
+/**
+ * Starts `count` processes with the same settings, waits until every crawler is built, releases them together and
+ * returns their results plus the release time (the start of the measured interval).
+ */
+export async function runFleet(count, cfg, { finishGraceSecs = 10, hardLimitSecs = 900 } = {}) {
+  const children = Array.from({ length: count }, () => startChild(cfg, finishGraceSecs, hardLimitSecs));
+  await Promise.all(children.map((c) => c.ready));
+  const goAt = Date.now();
+  for (const c of children) if (c.child.connected) c.child.send({ type: 'go' });
+  const results = await Promise.all(children.map((c) => c.result));
+  return { goAt, results };
+}
+
+/** One process: seed only (no crawl), or seed and crawl in the same process (the MemoryStorage case). */
+export async function runOne(cfg, limits) {
+  const { goAt, results } = await runFleet(1, cfg, limits);
+  return { goAt, ...results[0] };
+}
