@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { bitOffsets, bitPosition, digestBytes, digestHex, isSha1Hex, modBigEndian } from './bit-indexes.js';
+import { bitOffsets, bitPosition, digestBytes, digestHex, digestInto, isSha1Hex, modBigEndian } from './bit-indexes.js';
 
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 
@@ -13,6 +13,11 @@ describe('bit indexes (scheme sha1-km64-v1)', () => {
     expect(digestHex('https://example.com/')).toBe(sha1('https://example.com/'));
     expect(digestHex(f.slice(1))).toBe(sha1(f.slice(1)));
     expect(digestBytes(f).toString('hex')).toBe(f);
+    // The allocation-free decoder agrees, and falls back to SHA-1 for 40 chars that are not all hex.
+    const out = new Uint8Array(20);
+    for (const key of [f, f.toUpperCase(), `${f.slice(0, 39)}g`, `${f.slice(0, 39)}\u0130`, 'short', '']) {
+      expect(Buffer.from(digestInto(key, out)).toString('hex')).toBe(digestHex(key));
+    }
   });
 
   it('64-bit words mod m equal BigInt arithmetic for m up to 2^35 (no 32-bit truncation)', () => {

@@ -26,6 +26,34 @@ export function digestBytes(key: string): Buffer {
   return isSha1Hex(key) ? Buffer.from(key, 'hex') : createHash('sha1').update(key, 'utf8').digest();
 }
 
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let c = 0; c < 10; c++) HEX_VALUE[48 + c] = c;
+for (let c = 0; c < 6; c++) {
+  HEX_VALUE[65 + c] = 10 + c;
+  HEX_VALUE[97 + c] = 10 + c;
+}
+
+/**
+ * Writes the key's 20-byte digest into `out` (no allocation for a 40-hex key: the hot path of the in-memory store).
+ * @returns `out`
+ */
+export function digestInto(key: string, out: Uint8Array): Uint8Array {
+  if (key.length === 40) {
+    let i = 0;
+    for (; i < 20; i++) {
+      const hi = key.charCodeAt(2 * i);
+      const lo = key.charCodeAt(2 * i + 1);
+      const h = hi < 128 ? (HEX_VALUE[hi] as number) : -1;
+      const l = lo < 128 ? (HEX_VALUE[lo] as number) : -1;
+      if (h < 0 || l < 0) break;
+      out[i] = h * 16 + l;
+    }
+    if (i === 20) return out;
+  }
+  out.set(createHash('sha1').update(key, 'utf8').digest());
+  return out;
+}
+
 /**
  * (bytes[start .. start+len) as a big-endian unsigned integer) mod m, for m \<= 2^35.
  * Horner's rule over 16-bit chunks keeps every intermediate below 2^51, so doubles stay exact:

@@ -26,6 +26,14 @@ local function modhex(h, from, to, mod)
   return r
 end
 
+-- One argument table reused for every key: only the offsets change.
+local args = {}
+for i = 0, k - 1 do
+  args[4 * i + 1] = 'SET'
+  args[4 * i + 2] = 'u1'
+  args[4 * i + 4] = 1
+end
+
 local results = {}
 local added = 0
 local n = (#ARGV - 3) / 2
@@ -34,12 +42,9 @@ for j = 0, n - 1 do
   local h = ARGV[5 + 2 * j]
   local x = modhex(h, 1, 16, m)
   local b = modhex(h, 17, 32, m - 1) + 1
-  local args = {}
   for i = 0, k - 1 do
-    args[4 * i + 1] = 'SET'
-    args[4 * i + 2] = 'u1'
-    args[4 * i + 3] = string.format('%.0f', x)
-    args[4 * i + 4] = 1
+    -- An integer below 2^32 converts to its plain decimal form when passed to redis.call.
+    args[4 * i + 3] = x
     x = x + b
     if x >= m then x = x - m end
   end

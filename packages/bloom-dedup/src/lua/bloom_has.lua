@@ -20,6 +20,12 @@ local function modhex(h, from, to, mod)
   return r
 end
 
+local args = {}
+for i = 0, k - 1 do
+  args[3 * i + 1] = 'GET'
+  args[3 * i + 2] = 'u1'
+end
+
 local results = {}
 local n = (#ARGV - 2) / 2
 for j = 0, n - 1 do
@@ -27,11 +33,8 @@ for j = 0, n - 1 do
   local h = ARGV[4 + 2 * j]
   local x = modhex(h, 1, 16, m)
   local b = modhex(h, 17, 32, m - 1) + 1
-  local args = {}
   for i = 0, k - 1 do
-    args[3 * i + 1] = 'GET'
-    args[3 * i + 2] = 'u1'
-    args[3 * i + 3] = string.format('%.0f', x)
+    args[3 * i + 3] = x
     x = x + b
     if x >= m then x = x - m end
   end

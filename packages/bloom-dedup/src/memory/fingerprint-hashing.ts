@@ -1,5 +1,5 @@
 import bloomFilters from 'bloom-filters';
-import { bitOffsets, bitPosition, digestBytes } from '../bloom/bit-indexes.js';
+import { bitOffsets, bitPosition, digestInto } from '../bloom/bit-indexes.js';
 
 type HashableInput = string | ArrayBuffer | Buffer;
 
@@ -10,9 +10,19 @@ type HashableInput = string | ArrayBuffer | Buffer;
  * re-attaches it after every restore.
  */
 export class FingerprintHashing extends bloomFilters.Hashing {
+  private readonly digest = new Uint8Array(20);
+
   override getIndexes(element: HashableInput, size: number, hashCount: number): number[] {
+    return this.indexesInto(element, size, hashCount, new Array<number>(hashCount));
+  }
+
+  /**
+   * {@link FingerprintHashing.getIndexes} into a caller's array (no allocation per key on the hot path).
+   * @param out - receives the k indexes
+   */
+  indexesInto(element: HashableInput, size: number, hashCount: number, out: number[]): number[] {
     const key = typeof element === 'string' ? element : Buffer.from(element as ArrayBuffer).toString('utf8');
-    return bitOffsets(bitPosition(digestBytes(key), size, 1), size, hashCount);
+    return bitOffsets(bitPosition(digestInto(key, this.digest), size, 1), size, hashCount, out);
   }
 
   override getDistinctIndexes(element: HashableInput, size: number, hashCount: number): number[] {

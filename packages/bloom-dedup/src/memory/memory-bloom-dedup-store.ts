@@ -55,6 +55,7 @@ export class MemoryBloomDedupStore implements DedupStore {
   private filtered = 0;
   private bitsSet = 0;
   private warned = false;
+  private readonly scratch: number[] = [];
   private closed = false;
   private persistListener?: () => Promise<void>;
 
@@ -108,7 +109,7 @@ export class MemoryBloomDedupStore implements DedupStore {
   /** Tests and sets one key in one pass; true when any of its bits was 0. */
   private testAndSet(key: string): boolean {
     const bitSet = this.filter._filter;
-    const offsets = this.hashing.getIndexes(key, this.parameters.bits, this.parameters.hashes);
+    const offsets = this.hashing.indexesInto(key, this.parameters.bits, this.parameters.hashes, this.scratch);
     let isNew = false;
     for (let i = 0; i < offsets.length; i++) {
       const offset = offsets[i] as number;
