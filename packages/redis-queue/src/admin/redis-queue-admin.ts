@@ -16,7 +16,7 @@ export interface RedisQueueAdminOptions {
   keyPrefix?: string;
   /** The queue name. */
   name: string;
-  /** The start-URL feed list, for requeueing feed dead letters. @defaultValue `` `${name}:start_urls` `` */
+  /** The start-URL feed list, for requeueing feed dead letters. @defaultValue `<name>:start_urls` */
   startUrlsKey?: string;
 }
 

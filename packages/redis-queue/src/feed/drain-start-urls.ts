@@ -2,7 +2,7 @@ import { log } from 'crawlee';
 import type { RedisRequestQueueClient } from '../queue/redis-request-queue-client.js';
 import type { StartUrlFeedSettings } from '../queue/queue-context.js';
 import { hashTagOf } from '../redis/cluster-slot.js';
-import { isCluster, type RedisConnection } from '../redis/connection.js';
+import { isCluster } from '../redis/connection.js';
 import type { ScriptArg } from '../redis/scripts.js';
 import { parseStartUrlItem } from './parse-start-url.js';
 
@@ -22,7 +22,7 @@ const MAX_ATTEMPTS = 5;
  */
 export async function drainStartUrls(queue: RedisRequestQueueClient, feed: StartUrlFeedSettings, offset: string): Promise<number> {
   const { connection } = queue.context;
-  const redis = connection.redis as RedisConnection;
+  const redis = connection.redis;
   const feedKey = feed.key(queue.id);
   const atomic = !isCluster(redis) || hashTagOf(feedKey) === hashTagOf(queue.keys.tag);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -30,7 +30,7 @@ export async function drainStartUrls(queue: RedisRequestQueueClient, feed: Start
     if (atomic) {
       raws = await connection.run(() => redis.lrangeBuffer(feedKey, 0, feed.batchSize - 1));
     } else {
-      const popped = await connection.run(() => redis.lpopBuffer(feedKey, feed.batchSize) as Promise<Buffer[] | null>);
+      const popped = await connection.run(() => redis.lpopBuffer(feedKey, feed.batchSize));
       raws = popped ?? [];
     }
     if (raws.length === 0) return 0;

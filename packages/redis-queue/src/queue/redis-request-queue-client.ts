@@ -34,9 +34,8 @@ import { runScript, type ScriptArg, type ScriptName } from '../redis/scripts.js'
 import { decodeRequest, encodeRequest, toHeadItem, type EncodedRequest } from './request-codec.js';
 import type { QueueContext } from './queue-context.js';
 
-/** Codes of add-requests.lua. */
+/** Codes of add-requests.lua (1 = already present). */
 const ADDED = 0;
-const PRESENT = 1;
 const PRESENT_HANDLED = 2;
 const FILTERED = 3;
 
@@ -243,7 +242,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     else raw = (await this.ctx.connection.run(() => this.ctx.connection.redis.hget(this.keys.data, id))) ?? undefined;
     if (raw === undefined) return undefined;
     const decoded = decodeRequest(raw, id);
-    if (decoded.ok) return decoded.request as RequestOptions;
+    if (decoded.ok) return decoded.request;
     await this.deadLetter(id, raw, decoded.reason);
     return undefined;
   }

@@ -48,7 +48,7 @@ export function encodeRequest(request: { url?: unknown; uniqueKey?: unknown; id?
   }
   const id = requestIdOf(uniqueKey);
   if (request.id !== undefined && request.id !== null && request.id !== id) {
-    throw new InvalidRequestError(`request id ${String(request.id)} does not match its uniqueKey ${JSON.stringify(uniqueKey)} (expected ${id})`);
+    throw new InvalidRequestError(`request id ${JSON.stringify(request.id)} does not match its uniqueKey ${JSON.stringify(uniqueKey)} (expected ${id})`);
   }
   let json: string;
   try {
@@ -95,7 +95,7 @@ export function decodeRequest(raw: string, id: string): DecodedRequest {
     return { ok: false, reason: 'unknown format: no url or uniqueKey' };
   }
   if (request.id !== undefined && request.id !== id) {
-    return { ok: false, reason: `stored id ${String(request.id)} differs from key ${id}` };
+    return { ok: false, reason: `stored id ${JSON.stringify(request.id)} differs from key ${id}` };
   }
   for (const [key, field] of Object.entries(request)) if (field === null) delete request[key];
   request.id = id;

@@ -17,7 +17,7 @@ export interface TestBackend {
 export type BackendKind = 'ioredis6-resp3' | 'ioredis6-resp2' | 'ioredis5' | 'cluster-ioredis6' | 'cluster-ioredis5';
 
 function standalone(label: string, url: string, make: (url: string) => unknown): TestBackend {
-  return { label, isCluster: false, connect: () => make(url) as RedisConnection, stop: async () => undefined };
+  return { label, isCluster: false, connect: () => make(url) as RedisConnection, stop: () => Promise.resolve() };
 }
 
 /**

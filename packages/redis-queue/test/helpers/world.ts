@@ -71,7 +71,7 @@ export function createWorld(backend: TestBackend, name = 'queue'): QueueWorld {
  * @param extra - more fields */
 export function req(n: number | string, extra: Record<string, unknown> = {}): RequestSchema {
   const url = `https://example.com/${n}`;
-  return { url, uniqueKey: url, method: 'GET', userData: {}, ...extra } as RequestSchema;
+  return { url, uniqueKey: url, method: 'GET', userData: {}, ...extra };
 }
 
 /** The urls' last path segments, for compact order assertions.

@@ -41,8 +41,9 @@ describe('start-URL feed (scrapy-redis <name>:start_urls)', () => {
     const crawler = new BasicCrawler(
       {
         requestQueue,
-        async requestHandler({ request }) {
+        requestHandler({ request }) {
           handled.push({ url: request.url, userData: { ...request.userData } });
+          return Promise.resolve();
         },
       },
       new Configuration({ persistStorage: false }),

@@ -8,7 +8,6 @@ import {
   type EnqueueFilterSource,
 } from '../../src/enqueue-filter.js';
 import { EnqueueFilterIncompatibleError } from '../../src/errors/enqueue-filter-incompatible-error.js';
-import type { RedisRequestQueueClient } from '../../src/queue/redis-request-queue-client.js';
 import type { RedisConnection } from '../../src/redis/connection.js';
 import { queueKeys } from '../../src/redis/keys.js';
 import { createBackend, type BackendKind, type TestBackend } from '../helpers/backends.js';
@@ -124,7 +123,7 @@ export function defineSeamSuite(kind: BackendKind, url: () => string): void {
 
     it('canAttach: same connection or same server and db yes; another server or db no; attach refuses an incompatible store', async () => {
       const { client, source, sink } = await setup('member');
-      const queueRedis = (client as RedisRequestQueueClient).context.connection.redis;
+      const queueRedis = (client).context.connection.redis;
       expect(sink.canAttachEnqueueFilter({ ...source, planEnqueueFilter: source.planEnqueueFilter.bind(source), enqueueFilterKeys: source.enqueueFilterKeys.bind(source), redis: queueRedis })).toBe(true);
       if (!backend.isCluster) {
         const same = new Redis({ ...(queueRedis as Redis).options, lazyConnect: true });
