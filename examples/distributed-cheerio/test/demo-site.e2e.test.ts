@@ -33,7 +33,8 @@ function expectModelCounts(summary: Awaited<ReturnType<typeof crawl>>['summary']
   expect(records.map(keyOf).sort()).toEqual([...model.reachablePages].sort());
   expect(records.some((r) => /utm_|fbclid|gclid|#/.test(r.url))).toBe(false);
   // Each of the 28 URLs was requested from the server once: no variant (query order, fragment, tracking) slipped through.
-  expect(summary.httpFetches).toEqual({ total: 28, pathsFetchedMoreThanOnce: 0 });
+  expect(summary.retries.count).toBe(0);
+  expect(summary.httpFetches).toEqual({ total: 28, pathsFetchedMoreThanOnce: 0, refetched: [] });
 }
 
 describe('generated demo site: the exact counts of its model', () => {

@@ -131,6 +131,7 @@ export async function runDistributed(input: {
     runKeysMemoryBytes,
     fetches: site.server?.fetches ?? null,
     killed,
+    retried: await counters.retried(),
     output: options.output,
   });
 

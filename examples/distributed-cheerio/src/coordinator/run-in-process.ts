@@ -74,6 +74,7 @@ export async function runInProcess(input: {
     runKeysMemoryBytes: null,
     fetches: site.server?.fetches ?? null,
     killed: null,
+    retried: await counters.retried(),
     output: options.output,
   });
 }

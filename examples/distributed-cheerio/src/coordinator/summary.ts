@@ -26,6 +26,10 @@ export interface RunSummary {
   /** Pages fetched more than once: from the static server's own count of GETs per URL when the run serves the
    * folder (a page whose handler was cut off by a kill was fetched but never recorded), else from the records. */
   pagesFetchedTwice: number;
+  /** Of those, pages whose request never failed: fetched again only because the worker holding it was killed. */
+  pagesFetchedTwiceAfterKill: number;
+  /** Failed attempts that were retried (timeouts on a busy machine), and the URLs. */
+  retries: { count: number; urls: string[] };
   /** Requests offered to the queue that it did not take as new. */
   duplicatesFiltered: number;
   requestsOffered: number;
@@ -48,7 +52,7 @@ export interface RunSummary {
   /** `MEMORY USAGE` summed over this run's keys (queue, dedup store, counters). */
   runKeysMemoryBytes: number | null;
   /** GET requests the static server answered, and paths it served more than once. */
-  httpFetches: { total: number; pathsFetchedMoreThanOnce: number } | null;
+  httpFetches: { total: number; pathsFetchedMoreThanOnce: number; refetched: string[] } | null;
   killedWorker: { worker: string; afterPages: number; pagesItRecorded: number } | null;
   /** No request left pending or locked, none failed, none in the dead-letter hash, no budget stop. */
   allPagesCrawled: boolean;
@@ -72,6 +76,8 @@ export interface SummaryInput {
   runKeysMemoryBytes: number | null;
   fetches: Map<string, number> | null;
   killed: { worker: string; afterPages: number } | null;
+  /** URLs that were retried after a failed attempt (RunCounters.retried). */
+  retried: string[];
   output: string;
 }
 
@@ -83,6 +89,15 @@ export function buildSummary(input: SummaryInput): RunSummary {
   const failedRequests = c.failed ?? 0;
   const stoppedByMaxRequests = (c.overBudget ?? 0) > 0;
   const q = snapshot.queue;
+  const retried = new Set(input.retried.map((url) => new URL(url).pathname + new URL(url).search));
+  const refetchedRecords = [...merged.duplicated.keys()]
+    .map((fp) => merged.pages.find((p) => p.fingerprint === fp)?.url ?? '')
+    .filter((url) => url !== '')
+    .map((url) => new URL(url).pathname + new URL(url).search);
+  const refetched = new Set(
+    input.fetches === null ? refetchedRecords : [...input.fetches].filter(([, n]) => n > 1).map(([path]) => path),
+  );
+  const refetchedAfterKill = [...refetched].filter((path) => !retried.has(path)).length;
   const allPagesCrawled =
     q.pending === 0 && (q.locked ?? 0) === 0 && q.deadLetters === 0 && failedRequests === 0 && !stoppedByMaxRequests;
   const workerNames = new Set([...input.exits.map((e) => e.worker), ...merged.perWorker.keys()]);
@@ -105,6 +120,8 @@ export function buildSummary(input: SummaryInput): RunSummary {
       merged.duplicated.size,
       input.fetches === null ? 0 : [...input.fetches.values()].filter((n) => n > 1).length,
     ),
+    pagesFetchedTwiceAfterKill: input.killed === null ? 0 : refetchedAfterKill,
+    retries: { count: c.retries ?? 0, urls: input.retried.slice(0, 50) },
     duplicatesFiltered: duplicatesFiltered(c),
     requestsOffered: c.offered ?? 0,
     requestsEnqueued: c.enqueued ?? 0,
@@ -125,6 +142,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
         : {
             total: [...input.fetches.values()].reduce((a, b) => a + b, 0),
             pathsFetchedMoreThanOnce: [...input.fetches.values()].filter((n) => n > 1).length,
+            refetched: [...input.fetches].filter(([, n]) => n > 1).slice(0, 50).map(([path, n]) => `${path} x${n}`),
           },
     killedWorker:
       input.killed === null
@@ -163,14 +181,16 @@ export function printSummary(s: RunSummary): void {
   if (s.killedWorker !== null) {
     log.info(
       `  chaos                   ${s.killedWorker.worker} SIGKILLed after ${s.killedWorker.afterPages} pages; ` +
-        `${s.pagesFetchedTwice} page(s) fetched twice (${s.duplicatePagesHandled} recorded twice), each kept once in the output`,
+        `${s.pagesFetchedTwiceAfterKill} page(s) fetched twice because of it (${s.duplicatePagesHandled} recorded twice), ` +
+        'each kept once in the output',
     );
   }
+  if (s.retries.count > 0) log.info(`  retries                 ${s.retries.count} failed attempt(s) retried (timeouts on a busy machine?)`);
   if (s.stoppedByMaxRequests) log.info('  stopped at --max-requests; the rest of the queue was not crawled');
   const verdict = s.everyPageExactlyOnce
     ? 'every page crawled exactly once'
     : s.allPagesCrawled
-      ? `every page crawled; ${s.pagesFetchedTwice} fetched twice (in flight on the killed worker)`
+      ? `every page crawled; ${s.pagesFetchedTwice} fetched twice (${s.pagesFetchedTwiceAfterKill} in flight on the killed worker)`
       : 'NOT every page was crawled (see pending/locked/failed above)';
   log.info(`  result                  ${verdict}`);
   log.info(`  output                  ${s.output}`);

@@ -56,9 +56,10 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
       requestQueue: setup.queue,
       minConcurrency: setup.concurrency,
       maxConcurrency: setup.concurrency,
-      // A request is locked for lockSecs; the handler must finish well inside that or another worker takes it.
-      requestHandlerTimeoutSecs: Math.max(3, Math.floor(setup.lockSecs / 2)),
-      navigationTimeoutSecs: Math.max(2, Math.floor(setup.lockSecs / 3)),
+      // A request is locked for lockSecs from the moment it is handed to the crawler; navigation plus handler must
+      // end well inside that, or another worker may take the request while this one still works on it.
+      requestHandlerTimeoutSecs: Math.max(2, Math.floor(setup.lockSecs * 0.4)),
+      navigationTimeoutSecs: Math.max(2, Math.floor(setup.lockSecs * 0.4)),
       maxRequestRetries: 2,
       useSessionPool: false,
       async requestHandler({ request, response, $, enqueueLinks, pushData }) {
@@ -84,6 +85,12 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
         appendFileSync(recordsFile, `${JSON.stringify(record)}\n`);
         await pushData(record);
         await counters.add('pages', 1, worker);
+      },
+      async errorHandler({ request }, error) {
+        // Called before each retry: a re-fetch that is not caused by a killed worker shows up here.
+        log.warning(`${worker}: ${request.url} failed (${error.message}); retrying`);
+        await counters.add('retries', 1, worker);
+        await counters.noteRetry(recordUrl(request.url));
       },
       async failedRequestHandler({ request }, error) {
         log.warning(`${worker}: giving up on ${request.url}: ${error.message}`);

@@ -7,6 +7,7 @@ export type CounterName =
   | 'enqueued' // offered requests the queue took as new
   | 'httpErrors' // pages answered with a 4xx status (not recorded)
   | 'failed' // requests that failed after every retry
+  | 'retries' // failed attempts that were retried (timeouts on a busy machine)
   | 'overBudget'; // requests skipped because --max-requests was reached
 
 /**
@@ -18,6 +19,10 @@ export interface RunCounters {
   /** Takes one page from the `--max-requests` budget; false once the fleet has used it up. */
   claimPage(limit: number | undefined): Promise<boolean>;
   read(): Promise<Record<string, number>>;
+  /** Remembers that the request for this URL failed once and will be fetched again (so a re-fetch is explained). */
+  noteRetry(url: string): Promise<void>;
+  /** URLs noted by {@link RunCounters.noteRetry}. */
+  retried(): Promise<string[]>;
 }
 
 /** Counters in the Redis hash `key`. Per-worker counts are kept as `<name>:<worker>` fields. */
@@ -25,7 +30,17 @@ export class RedisRunCounters implements RunCounters {
   constructor(
     private readonly redis: Redis,
     readonly key: string,
+    /** Set of retried URLs (same hash tag as `key`). */
+    readonly retriedKey = `${key}:retried`,
   ) {}
+
+  async noteRetry(url: string): Promise<void> {
+    await this.redis.sadd(this.retriedKey, url);
+  }
+
+  async retried(): Promise<string[]> {
+    return this.redis.smembers(this.retriedKey);
+  }
 
   async add(name: CounterName, by = 1, worker?: string): Promise<void> {
     if (by === 0) return;
@@ -48,6 +63,15 @@ export class RedisRunCounters implements RunCounters {
 /** The same counters for a crawl in one process. */
 export class MemoryRunCounters implements RunCounters {
   private readonly values = new Map<string, number>();
+  private readonly retriedUrls = new Set<string>();
+
+  async noteRetry(url: string): Promise<void> {
+    this.retriedUrls.add(url);
+  }
+
+  async retried(): Promise<string[]> {
+    return [...this.retriedUrls];
+  }
 
   private bump(field: string, by: number): number {
     const next = (this.values.get(field) ?? 0) + by;
