@@ -55,6 +55,39 @@ describe('Crawlee integration', () => {
     expect(await world.admin().stats()).toEqual({ total: 200, pending: 0, locked: 0, handled: 200, deadLetters: 0 });
   });
 
+  it('locks that expire in a worker\'s local buffer are not processed twice (ownership + lazy recovery)', async () => {
+    world = createWorld(backend, 'short-locks');
+    const opts = { keyPrefix: world.keyPrefix };
+    const q1 = await openRedisRequestQueue(world.name, { ...opts, redis: backend.connect() });
+    const q2 = await openRedisRequestQueue(world.name, { ...opts, redis: backend.connect() });
+    await q1.addRequests(Array.from({ length: 10 }, (_, i) => ({ url: `https://example.com/${i}` })));
+    const counts = new Map<string, number>();
+    const slow = (queue: RequestQueue) => {
+      const c = new BasicCrawler(
+        {
+          requestQueue: queue,
+          maxConcurrency: 1,
+          requestHandlerTimeoutSecs: 30,
+          async requestHandler({ request }) {
+            counts.set(request.url, (counts.get(request.url) ?? 0) + 1);
+            await new Promise((resolve) => setTimeout(resolve, 600));
+          },
+        },
+        config(),
+      );
+      // The crawler sets max(handler + 5, 60) s; 2 s makes the 25-request local buffer outlive its locks.
+      queue.requestLockSecs = 2;
+      return c;
+    };
+    const c1 = slow(q1);
+    const first = c1.run();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // q1 locks all ten first
+    await Promise.all([first, slow(q2).run()]);
+    expect(counts.size).toBe(10);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    expect(await world.admin().stats()).toMatchObject({ handled: 10, pending: 0 });
+  });
+
   it('purgeOnStart does not wipe a shared queue: a new worker starting later still finds the work', async () => {
     world = createWorld(backend, 'shared');
     const seeder = await openRedisRequestQueue(world.name, { redis: world.redis, keyPrefix: world.keyPrefix });
