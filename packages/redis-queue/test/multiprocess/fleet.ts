@@ -19,6 +19,8 @@ export interface WorkerConfig {
   handlerMs: number;
   /** Handler sleep for particular requests, in ms (overrides handlerMs). */
   slow?: Record<number, number>;
+  /** Prolong the lock of a handler that sleeps longer than this, every this many ms (0 or unset: never). */
+  heartbeatMs?: number;
   /** Fixed concurrency of each crawler. */
   concurrency: number;
   /** BasicCrawler requestHandlerTimeoutSecs, also passed to openRedisRequestQueue. */

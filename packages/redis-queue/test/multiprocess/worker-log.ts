@@ -10,13 +10,15 @@ export interface WorkerLog {
   /** Request number → handler end times in this worker. */
   dones: Map<number, number[]>;
   failed: number[];
+  /** Lock prolongations of long handlers: request number → outcomes in order. */
+  beats: Map<number, ('ok' | 'lost')[]>;
   finishedAt?: number;
   requestsFinished?: number;
   errors: string[];
 }
 
 export function parseWorkerLog(text: string): WorkerLog {
-  const log: WorkerLog = { starts: new Map(), dones: new Map(), failed: [], errors: [] };
+  const log: WorkerLog = { starts: new Map(), dones: new Map(), failed: [], beats: new Map(), errors: [] };
   const push = (map: Map<number, number[]>, i: number, ts: number) => map.set(i, [...(map.get(i) ?? []), ts]);
   for (const line of text.split('\n')) {
     // A SIGKILL can cut the last line; only complete, well-formed lines count.
@@ -28,6 +30,7 @@ export function parseWorkerLog(text: string): WorkerLog {
     else if (kind === 'S' && b !== undefined) push(log.starts, Number(a), Number(b));
     else if (kind === 'D' && b !== undefined) push(log.dones, Number(a), Number(b));
     else if (kind === 'X' && b !== undefined) log.failed.push(Number(a));
+    else if (kind === 'P' && (c === 'ok' || c === 'lost')) log.beats.set(Number(a), [...(log.beats.get(Number(a)) ?? []), c]);
     else if (kind === 'F' && c !== undefined) {
       log.finishedAt = Number(a);
       log.requestsFinished = Number(b);

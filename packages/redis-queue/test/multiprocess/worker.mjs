@@ -14,6 +14,7 @@
 //   S <i> <ts>                        handler started for request i
 //   D <i> <ts>                        handler finished for request i (children added)
 //   X <i> <ts>                        request i failed for good (failedRequestHandler)
+//   P <i> <ts> ok|lost                a lock prolongation of a long handler (config.heartbeatMs)
 //   F <ts> <requestsFinished> <requestsFailed>   crawler.run() resolved
 //   E <ts> <message>                  uncaught error (the process then exits with code 1)
 import { appendFileSync, existsSync } from 'node:fs';
@@ -34,6 +35,18 @@ process.on('unhandledRejection', (error) => {
 });
 
 const requestFor = (i) => ({ url: `http://localhost/r/${i}`, userData: { i } });
+
+// Lock prolongation for a handler longer than the lock: what a user does through the queue client, since Crawlee's
+// crawler prolongs a lock only when it fetches the request. Each beat is recorded as
+//   P <i> <ts> ok|lost
+function startHeartbeat(request, i) {
+  return setInterval(() => {
+    queue.client
+      .prolongRequestLock(request.id, { lockSecs: queue.requestLockSecs })
+      .then(() => record(`P ${i} ${Date.now()} ok`))
+      .catch(() => record(`P ${i} ${Date.now()} lost`));
+  }, config.heartbeatMs);
+}
 
 const queue = await openRedisRequestQueue(config.queueName, {
   redis: config.redisUrl,
@@ -58,7 +71,12 @@ const crawler = new BasicCrawler(
       const i = request.userData.i;
       record(`S ${i} ${Date.now()}`);
       const ms = config.slow?.[i] ?? config.handlerMs;
-      if (ms > 0) await sleep(ms);
+      const heartbeat = config.heartbeatMs > 0 && ms > config.heartbeatMs ? startHeartbeat(request, i) : undefined;
+      try {
+        if (ms > 0) await sleep(ms);
+      } finally {
+        clearInterval(heartbeat);
+      }
       // Duplicates inside one batch (i=1 gives 2, 3, 2) are deliberate: the queue must dedup them.
       const children = [i + 1, i + 2, 2 * i].filter((n) => n <= config.max);
       if (children.length > 0) await addRequests(children.map(requestFor));
