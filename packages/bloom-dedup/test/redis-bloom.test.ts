@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -6,7 +7,9 @@ import {
   estimatedFalsePositiveRate,
   InvalidDedupOptionsError,
   FilterTooLargeError,
+  RedisScriptError,
 } from '../src/index.js';
+import { SCRIPT_VERSION } from '../src/redis/scripts.js';
 import { chunks, connect, deleteKeys, fp, fps, redisUrl, testKey } from './helpers.js';
 
 for (const protocol of [3, 2] as const) {
@@ -126,6 +129,16 @@ for (const protocol of [3, 2] as const) {
         for (const o of offsets) expect(await redis.getbit(store.keys.blocks[block]!, o)).toBe(1);
       }
       expect((await store.add(keys)).some(Boolean)).toBe(false);
+    });
+
+    it('maps a foreign value at the filter key to RedisScriptError, and names scripts after the package version', async () => {
+      await redis.hset(`{${prefix}:foreign}:bits`, 'x', '1');
+      const error = await RedisBloomDedupStore.open({ redis, key: `${prefix}:foreign`, capacity: 100, errorRate: 0.01 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RedisScriptError);
+      expect((error as RedisScriptError).code).toBe('REDIS_SCRIPT_ERROR');
+      expect((error as Error).message).toMatch(/WRONGTYPE/);
+      const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+      expect(SCRIPT_VERSION).toBe(version.replace(/\./g, '_'));
     });
 
     it('a string URL makes the store open and close its own connection', async () => {
