@@ -96,10 +96,10 @@ export function runConformanceCase(input: ConformanceInput): ConformanceOutput {
     out.request_url = fp27.request.url;
     out.request_method = fp27.request.method;
     out.fp_url = fp27.url;
-    out.fp27 = fp27.digest.toString('hex');
+    out.fp27 = fp27.fingerprint;
     out.fp27_json = fp27.hashed as string;
-    out.fp26 = fp26.digest.toString('hex');
-    out.fp_redis = redis.digest.toString('hex');
+    out.fp26 = fp26.fingerprint;
+    out.fp_redis = redis.fingerprint;
   } catch (error) {
     out.error = errorText(error);
   }

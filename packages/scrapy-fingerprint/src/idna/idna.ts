@@ -5,38 +5,40 @@ import { IdnaError, nameprep } from './nameprep.js';
 const DOTS = /[.\u3002\uff0e\uff61]/;
 
 /** RFC 3490 ToASCII for one label, as Python's `encodings.idna.ToASCII` (AllowUnassigned, no STD3 rules). */
-function toAscii(label: string): string {
-  if (isAscii(label)) {
-    if (label.length > 0 && label.length < 64) return label;
-    throw new IdnaError('label empty or too long');
+function toAscii(label: string): string | null {
+  if (isAscii(label)) return label.length > 0 && label.length < 64 ? label : null;
+  let prepped: string;
+  try {
+    prepped = nameprep(label);
+  } catch (error) {
+    if (error instanceof IdnaError) return null;
+    throw error;
   }
-  let prepped = nameprep(label);
-  if (isAscii(prepped)) {
-    if (prepped.length > 0 && prepped.length < 64) return prepped;
-    throw new IdnaError('label empty or too long');
-  }
-  if (prepped.startsWith('xn--')) throw new IdnaError('Label starts with ACE prefix');
+  if (isAscii(prepped)) return prepped.length > 0 && prepped.length < 64 ? prepped : null;
+  if (prepped.startsWith('xn--')) return null; // "Label starts with ACE prefix"
   prepped = 'xn--' + punycode.encode(prepped);
-  if (prepped.length < 64) return prepped;
-  throw new IdnaError('label empty or too long');
+  return prepped.length < 64 ? prepped : null;
 }
 
 /**
- * Python's `str.encode('idna')` (IDNA 2003), returned as a string. An all-ASCII name only has its label lengths
- * checked (no lower-casing, no validation); otherwise the name is split on `. 。 ． ｡` and each label goes through
- * nameprep and punycode.
- * @throws {@link IdnaError} where Python raises `UnicodeError`
+ * Python's `str.encode('idna')` (IDNA 2003), or `null` where Python raises `UnicodeError`. An all-ASCII name only
+ * has its label lengths checked (no lower-casing, no validation); otherwise the name is split on `. 。 ． ｡` and each
+ * label goes through nameprep and punycode.
+ * @param input - a host name (or, as w3lib's canonicalize_url does, a whole netloc)
+ * @returns the ASCII form, or `null` on failure (empty or too long label, prohibited character, bidi violation)
  */
-export function idnaEncode(input: string): string {
+export function tryIdnaEncode(input: string): string | null {
   if (!input) return '';
   if (isAscii(input)) {
-    const labels = input.split('.');
-    for (let i = 0; i < labels.length - 1; i++) {
-      const len = labels[i]!.length;
-      if (len === 0 || len >= 64) throw new IdnaError('label empty or too long');
+    // Labels between dots must be 1-63 characters; the last may be empty (a trailing dot) but not 64 or longer.
+    let start = 0;
+    for (;;) {
+      const dot = input.indexOf('.', start);
+      if (dot < 0) return input.length - start >= 64 ? null : input;
+      const len = dot - start;
+      if (len === 0 || len >= 64) return null;
+      start = dot + 1;
     }
-    if (labels[labels.length - 1]!.length >= 64) throw new IdnaError('label too long');
-    return input;
   }
   const labels = input.split(DOTS);
   let trailingDot = '';
@@ -44,5 +46,23 @@ export function idnaEncode(input: string): string {
     trailingDot = '.';
     labels.pop();
   }
-  return labels.map(toAscii).join('.') + trailingDot;
+  let out = '';
+  for (let i = 0; i < labels.length; i++) {
+    const ascii = toAscii(labels[i]!);
+    if (ascii === null) return null;
+    out += i === 0 ? ascii : '.' + ascii;
+  }
+  return out + trailingDot;
+}
+
+/**
+ * Python's `str.encode('idna')` (IDNA 2003), returned as a string.
+ * @param input - a host name
+ * @returns the ASCII form
+ * @throws {@link IdnaError} where Python raises `UnicodeError`
+ */
+export function idnaEncode(input: string): string {
+  const out = tryIdnaEncode(input);
+  if (out === null) throw new IdnaError(`IDNA 2003 cannot encode ${JSON.stringify(input)}`);
+  return out;
 }

@@ -12,9 +12,17 @@ const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const UTF8_NAMES = new Set(['utf8', 'utf-8', 'utf_8', 'u8', 'utf', 'cp65001']);
 
+const utf8Memo = new Map<string, boolean>();
+
 /** Python's codec lookup is case-insensitive and treats `-`, `_` and spaces alike. */
 export function isUtf8(encoding: string): boolean {
-  return UTF8_NAMES.has(encoding.toLowerCase().replace(/[\s_]/g, '-').replace(/^utf-?8$/, 'utf-8'));
+  if (encoding === 'utf-8' || encoding === 'utf8') return true;
+  let known = utf8Memo.get(encoding);
+  if (known === undefined) {
+    known = UTF8_NAMES.has(encoding.toLowerCase().replace(/[\s_]/g, '-').replace(/^utf-?8$/, 'utf-8'));
+    utf8Memo.set(encoding, known);
+  }
+  return known;
 }
 
 /** Raised when a string cannot be encoded (Python's `UnicodeEncodeError`), caught where w3lib catches it. */
@@ -57,6 +65,18 @@ function iconvAsciiCompatible(encoding: string): boolean {
   return known;
 }
 
+/**
+ * Python `str.encode(encoding)` (strict) as bytes, for request bodies.
+ * @throws {@link UnicodeEncodeFailure} when a character cannot be represented
+ */
+export function encodeToBuffer(s: string, encoding: string = 'utf-8'): Buffer {
+  if (isUtf8(encoding)) {
+    if (LONE_SURROGATE.test(s)) throw new UnicodeEncodeFailure(encoding, 'A lone surrogate cannot be encoded');
+    return Buffer.from(s, 'utf8');
+  }
+  return Buffer.from(encodeText(s, encoding), 'latin1');
+}
+
 /** Python `bytes.decode('utf-8', 'replace')` of a binary string. */
 export function decodeUtf8Replace(bin: BinaryString): string {
   if (isAscii(bin)) return bin;
@@ -85,6 +105,7 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
 
 /** Python `bytes.hex()` of a binary string. */
 export function binaryToHex(bin: BinaryString): string {
+  if (bin.length > 32) return Buffer.from(bin, 'latin1').toString('hex');
   let out = '';
   for (let i = 0; i < bin.length; i++) out += HEX[bin.charCodeAt(i)]!;
   return out;

@@ -21,10 +21,15 @@ const USES_NETLOC = new Set(['', 'ftp', 'http', 'gopher', 'nntp', 'telnet', 'ima
   'shttp', 'snews', 'prospero', 'rtsp', 'rtspu', 'rsync', 'svn', 'svn+ssh', 'sftp', 'nfs', 'git', 'git+ssh', 'ws', 'wss']);
 const USES_PARAMS = new Set(['', 'ftp', 'hdl', 'prospero', 'http', 'imap', 'https', 'shttp', 'rtsp', 'rtspu', 'sip',
   'sips', 'mms', 'sftp', 'tel']);
-const SCHEME_CHARS = /^[A-Za-z][A-Za-z0-9+\-.]*$/;
-// eslint-disable-next-line no-control-regex -- Python and w3lib define these sets by C0 code points
+// eslint-disable-next-line no-control-regex -- Python strips C0 controls and space (WHATWG's set)
 const LEADING_C0_OR_SPACE = /^[\x00-\x20]+/;
 const TAB_OR_NEWLINE = /[\t\r\n]/g;
+
+function isSchemeChar(c: number, first: boolean): boolean {
+  const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  if (first) return letter;
+  return letter || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e;
+}
 
 /**
  * Python 3.11 `urllib.parse.urlsplit` with Debian 3.11.2-6+deb12u6's bracket checks (the reference the vectors use).
@@ -33,22 +38,33 @@ const TAB_OR_NEWLINE = /[\t\r\n]/g;
  * @throws {@link InvalidUrlError} for unbalanced or invalid brackets and NFKC-unsafe netlocs, as Python does
  */
 export function urlsplit(url: string, original: string = url): SplitResult {
-  url = url.replace(LEADING_C0_OR_SPACE, '');
+  if (url.length > 0 && url.charCodeAt(0) <= 0x20) url = url.replace(LEADING_C0_OR_SPACE, '');
   if (url.includes('\t') || url.includes('\r') || url.includes('\n')) url = url.replace(TAB_OR_NEWLINE, '');
   let scheme = '';
   let netloc = '';
   let query = '';
   let fragment = '';
   const colon = url.indexOf(':');
-  if (colon > 0 && SCHEME_CHARS.test(url.slice(0, colon))) {
-    scheme = url.slice(0, colon).toLowerCase();
-    url = url.slice(colon + 1);
+  if (colon > 0) {
+    let ok = true;
+    for (let i = 0; i < colon; i++) {
+      if (!isSchemeChar(url.charCodeAt(i), i === 0)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) {
+      scheme = url.slice(0, colon).toLowerCase();
+      url = url.slice(colon + 1);
+    }
   }
-  if (url.startsWith('//')) {
-    let end = url.length;
-    for (const c of '/?#') {
-      const at = url.indexOf(c, 2);
-      if (at >= 0 && at < end) end = at;
+  if (url.charCodeAt(0) === 0x2f && url.charCodeAt(1) === 0x2f) {
+    let end = 2;
+    const n = url.length;
+    while (end < n) {
+      const c = url.charCodeAt(end);
+      if (c === 0x2f || c === 0x3f || c === 0x23) break;
+      end++;
     }
     netloc = url.slice(2, end);
     url = url.slice(end);
@@ -109,19 +125,18 @@ function rpartitionAt(netloc: string): string {
 
 /** Python `urlparse`: `urlsplit` plus the `;params` split for schemes in `uses_params`. */
 export function urlparse(url: string, original: string = url): ParseResult {
-  const s = urlsplit(url, original);
-  let path = s.path;
-  let params = '';
-  if (USES_PARAMS.has(s.scheme) && path.includes(';')) {
-    let i: number;
-    if (path.includes('/')) i = path.indexOf(';', path.lastIndexOf('/'));
-    else i = path.indexOf(';');
+  const s = urlsplit(url, original) as ParseResult;
+  s.params = '';
+  const path = s.path;
+  if (path.includes(';') && USES_PARAMS.has(s.scheme)) {
+    const slash = path.lastIndexOf('/');
+    const i = slash >= 0 ? path.indexOf(';', slash) : path.indexOf(';');
     if (i >= 0) {
-      params = path.slice(i + 1);
-      path = path.slice(0, i);
+      s.params = path.slice(i + 1);
+      s.path = path.slice(0, i);
     }
   }
-  return { ...s, path, params };
+  return s;
 }
 
 /** Python 3.11 `urlunsplit`. */
@@ -143,6 +158,24 @@ export function urlunparse(scheme: string, netloc: string, path: string, params:
   return urlunsplit(scheme, netloc, params ? `${path};${params}` : path, query, fragment);
 }
 
+/** The netloc pieces `safe_url_string` reads, from one scan (`SplitResult.username/password/hostname/port`). */
+export interface NetlocParts {
+  username: string | null;
+  password: string | null;
+  hostname: string | null;
+  port: number | null;
+}
+
+/**
+ * `SplitResult.username`, `.password`, `.hostname` and `.port` together.
+ * @throws {@link InvalidUrlError} for a bad port, as Python's `.port`
+ */
+export function netlocParts(original: string, netloc: string): NetlocParts {
+  if (netloc === '') return { username: null, password: null, hostname: null, port: null };
+  const { username, password } = userinfoOf(netloc);
+  return { username, password, hostname: hostnameOf(netloc), port: portOf(original, netloc) };
+}
+
 /** Python's `SplitResult.username` / `.password` (`None` → `null`). */
 export function userinfoOf(netloc: string): { username: string | null; password: string | null } {
   const at = netloc.lastIndexOf('@');
@@ -153,6 +186,8 @@ export function userinfoOf(netloc: string): { username: string | null; password:
     ? { username: userinfo.slice(0, c), password: userinfo.slice(c + 1) }
     : { username: userinfo, password: null };
 }
+
+const DIGITS = /^[0-9]+$/;
 
 function hostinfoOf(netloc: string): { hostname: string; port: string | null } {
   const hostinfo = rpartitionAt(netloc);
@@ -189,7 +224,7 @@ export function hostnameOf(netloc: string): string | null {
 export function portOf(original: string, netloc: string): number | null {
   const { port } = hostinfoOf(netloc);
   if (port === null) return null;
-  if (!/^[0-9]+$/.test(port)) {
+  if (!DIGITS.test(port)) {
     throw new InvalidUrlError(original, 'invalid-port', `Port could not be cast to integer value as ${pyRepr(port)}`);
   }
   const n = Number(port);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { type BinaryString, binaryToHex, encodeText } from '../python/codecs.js';
 import { bytesTitle } from '../python/casing.js';
@@ -41,15 +41,15 @@ export interface FingerprintDetails {
   request: ScrapyRequest;
   /** The canonical URL that was hashed. */
   url: string;
-  /** The exact text hashed (JSON recipes) or the hashed parts as binary strings (`'scrapy-2.6'`). */
-  hashed: string | BinaryString[];
-  /** 20-byte SHA-1. */
-  digest: Buffer;
+  /** The exact text hashed (JSON recipes) or the hashed parts (`'scrapy-2.6'`; strings are binary strings). */
+  hashed: string | (BinaryString | Buffer)[];
+  /** The SHA-1 as 40 lowercase hex characters. */
+  fingerprint: string;
 }
 
 /** Header names as Scrapy processes `include_headers`: sorted by code point, then lower-cased, UTF-8. */
 function processIncludeHeaders(includeHeaders: readonly string[] | undefined): BinaryString[] {
-  if (!includeHeaders || includeHeaders.length === 0) return [];
+  if (!includeHeaders || includeHeaders.length === 0) return NONE;
   const list: readonly unknown[] = includeHeaders;
   if (!Array.isArray(list) || list.some((h) => typeof h !== 'string')) {
     throw new InvalidRequestError('includeHeaders', 'expected an array of header names');
@@ -63,14 +63,30 @@ function processIncludeHeaders(includeHeaders: readonly string[] | undefined): B
   return [...includeHeaders].sort(byCodePoint).map((h) => encodeText(h.toLowerCase(), 'utf-8'));
 }
 
-function sha1(parts: BinaryString[]): Buffer {
-  const hash = createHash('sha1');
-  for (const p of parts) hash.update(p, 'latin1');
-  return hash.digest();
+// crypto.hash (Node >= 20.12) is a one-shot digest without a Hash object (and hex output is its fast path).
+const oneShot = (crypto as { hash?: (alg: string, data: string | Buffer, enc: 'hex') => string }).hash;
+
+/** SHA-1 hex of ASCII text (the JSON recipes escape everything else). */
+function sha1Text(ascii: string): string {
+  return oneShot ? oneShot('sha1', ascii, 'hex') : crypto.createHash('sha1').update(ascii, 'latin1').digest('hex');
 }
+
+function sha1Parts(parts: (BinaryString | Buffer)[]): string {
+  const hash = crypto.createHash('sha1');
+  for (const p of parts) {
+    if (typeof p === 'string') hash.update(p, 'latin1');
+    else hash.update(p);
+  }
+  return hash.digest('hex');
+}
+
+const NONE: BinaryString[] = [];
 
 /** Scrapy 2.7+ `fingerprint()`: SHA-1 of `json.dumps({body, headers, method, url}, sort_keys=True)`. */
 function scrapyJson(req: ScrapyRequest, url: string, include: BinaryString[]): string {
+  const body = req.body.length ? req.body.toString('hex') : '';
+  const tail = `"method": ${pyJsonString(req.method)}, "url": ${pyJsonString(url)}}`;
+  if (include.length === 0) return `{"body": "${body}", "headers": {}, ${tail}`;
   const headers = new Map<string, string[]>();
   for (const name of include) {
     const values = req.headers.get(bytesTitle(name));
@@ -80,7 +96,7 @@ function scrapyJson(req: ScrapyRequest, url: string, include: BinaryString[]): s
   const headersJson = keys
     .map((k) => `"${k}": [${headers.get(k)!.map((v) => `"${v}"`).join(', ')}]`)
     .join(', ');
-  return `{"body": "${binaryToHex(req.body)}", "headers": {${headersJson}}, "method": ${pyJsonString(req.method)}, "url": ${pyJsonString(url)}}`;
+  return `{"body": "${body}", "headers": {${headersJson}}, ${tail}`;
 }
 
 /**
@@ -101,20 +117,20 @@ export function fingerprintDetails(request: FingerprintRequest, options: Fingerp
   const req = buildScrapyRequest(request, { escapeAjax: recipe === 'scrapy-2.6' });
   if (recipe === 'scrapy-redis') {
     const url = canonicalizeUrl(req.url);
-    const json = `{"body": "${binaryToHex(req.body)}", "method": ${pyJsonString(req.method)}, "url": ${pyJsonString(url)}}`;
-    return { request: req, url, hashed: json, digest: sha1([json]) };
+    const json = `{"body": "${req.body.toString('hex')}", "method": ${pyJsonString(req.method)}, "url": ${pyJsonString(url)}}`;
+    return { request: req, url, hashed: json, fingerprint: sha1Text(json) };
   }
   const url = canonicalizeUrl(req.url, { keepFragments });
   if (recipe === 'scrapy') {
     const json = scrapyJson(req, url, include);
-    return { request: req, url, hashed: json, digest: sha1([json]) };
+    return { request: req, url, hashed: json, fingerprint: sha1Text(json) };
   }
-  const parts: BinaryString[] = [encodeText(req.method, 'utf-8'), encodeText(url, 'utf-8'), req.body];
+  const parts: (BinaryString | Buffer)[] = [encodeText(req.method, 'utf-8'), encodeText(url, 'utf-8'), req.body];
   for (const name of include) {
     const values = req.headers.get(bytesTitle(name));
     if (values) parts.push(name, ...values);
   }
-  return { request: req, url, hashed: parts, digest: sha1(parts) };
+  return { request: req, url, hashed: parts, fingerprint: sha1Parts(parts) };
 }
 
 /**
@@ -127,7 +143,7 @@ export function fingerprintDetails(request: FingerprintRequest, options: Fingerp
  * @throws {@link EncodingError} for an unknown encoding
  */
 export function fingerprint(request: FingerprintRequest, options: FingerprintOptions = {}): string {
-  return fingerprintDetails(request, options).digest.toString('hex');
+  return fingerprintDetails(request, options).fingerprint;
 }
 
 /**
@@ -138,5 +154,5 @@ export function fingerprint(request: FingerprintRequest, options: FingerprintOpt
  * @throws {@link InvalidUrlError} for a URL Scrapy rejects
  */
 export function fingerprintBytes(request: FingerprintRequest, options: FingerprintOptions = {}): Buffer {
-  return fingerprintDetails(request, options).digest;
+  return Buffer.from(fingerprintDetails(request, options).fingerprint, 'hex');
 }

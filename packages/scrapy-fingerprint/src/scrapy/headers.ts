@@ -24,13 +24,16 @@ function valueToBytes(name: string, value: HeaderValue, encoding: string): Binar
   throw new InvalidRequestError(`headers.${name}`, 'values must be strings, integers, bytes or arrays of them');
 }
 
+// Shared by every request without headers; nothing writes to a built Headers map.
+const NO_HEADERS: ScrapyHeaders = new Map();
+
 /**
  * Builds Scrapy's `Headers(headers, encoding)`.
  * @throws {@link InvalidRequestError} for a value of an unsupported type
  */
 export function buildHeaders(input: HeadersInput | undefined, encoding: string): ScrapyHeaders {
+  if (!input) return NO_HEADERS;
   const headers: ScrapyHeaders = new Map();
-  if (!input) return headers;
   for (const [name, raw] of Object.entries(input)) {
     const key = encodeText(pyTitle(name), encoding);
     let list = headers.get(key);

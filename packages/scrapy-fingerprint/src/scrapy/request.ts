@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { InvalidUrlError } from '../errors/invalid-url-error.js';
-import { type BinaryString, bytesToBinary, encodeText } from '../python/codecs.js';
+import { encodeToBuffer } from '../python/codecs.js';
 import { pyUpper } from '../python/casing.js';
 import { escapeAjax } from '../w3lib/escape-ajax.js';
 import { safeUrlString } from '../w3lib/safe-url-string.js';
@@ -31,8 +31,8 @@ export interface ScrapyRequest {
   url: string;
   /** `str(method).upper()`. */
   method: string;
-  /** Body bytes as a binary string. */
-  body: BinaryString;
+  /** Body bytes. */
+  body: Buffer;
   /** Scrapy's case-insensitive headers. */
   headers: ScrapyHeaders;
 }
@@ -42,6 +42,8 @@ export interface BuildRequestOptions {
   /** Apply the `escape_ajax` of Scrapy 2.12 and older (`#!frag` → `?_escaped_fragment_=frag`). @defaultValue `false` */
   escapeAjax?: boolean;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Does what Scrapy 2.18's `Request.__init__` does to url, method, body and headers.
@@ -61,17 +63,17 @@ export function buildScrapyRequest(request: FingerprintRequest, options: BuildRe
     throw new InvalidRequestError('url', `Request url must be str, got ${url === null ? 'null' : typeof url}`);
   }
   const encoding = request.encoding ?? 'utf-8';
-  const method = pyUpper(String(request.method ?? 'GET'));
+  const method = request.method === undefined || request.method === 'GET' ? 'GET' : pyUpper(String(request.method));
   let safe = safeUrlString(url, { encoding });
   if (options.escapeAjax) safe = escapeAjax(safe);
   if (!safe.includes('://') && !safe.startsWith('about:') && !safe.startsWith('data:')) {
     throw new InvalidUrlError(url, 'missing-scheme', `Missing scheme in request url: ${safe}`);
   }
   const rawBody = request.payload ?? request.body;
-  let body: BinaryString;
-  if (rawBody === undefined || rawBody === null) body = '';
-  else if (typeof rawBody === 'string') body = encodeText(rawBody, encoding);
-  else if (rawBody instanceof Uint8Array) body = bytesToBinary(rawBody);
+  let body: Buffer;
+  if (rawBody === undefined || rawBody === null || rawBody === '') body = EMPTY;
+  else if (typeof rawBody === 'string') body = encodeToBuffer(rawBody, encoding);
+  else if (rawBody instanceof Uint8Array) body = Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
   else throw new InvalidRequestError('payload', 'expected a string, a Buffer/Uint8Array, null or undefined');
   if (request.headers !== undefined && request.headers !== null && typeof request.headers !== 'object') {
     throw new InvalidRequestError('headers', 'expected an object mapping header names to values');

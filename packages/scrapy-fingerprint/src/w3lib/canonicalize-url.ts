@@ -1,4 +1,4 @@
-import { idnaEncode } from '../idna/idna.js';
+import { tryIdnaEncode } from '../idna/idna.js';
 import { encodeText, UnicodeEncodeFailure } from '../python/codecs.js';
 import { quoteBinary, quotePlusBinary, unquoteBinary } from '../python/quote.js';
 import { type ParseResult, urlparse, urlunparse } from '../python/urlsplit.js';
@@ -34,12 +34,7 @@ interface SafeParts {
 
 /** w3lib `_safe_ParseResult`: IDNA on the whole netloc (raw on failure), quote the other parts. */
 function safeParts(p: ParseResult, encoding: string): SafeParts {
-  let netloc: string;
-  try {
-    netloc = idnaEncode(p.netloc);
-  } catch {
-    netloc = p.netloc;
-  }
+  const netloc = tryIdnaEncode(p.netloc) ?? p.netloc;
   return {
     scheme: p.scheme,
     netloc,
@@ -50,27 +45,35 @@ function safeParts(p: ParseResult, encoding: string): SafeParts {
   };
 }
 
+/** `+` → space, then `unquote_to_bytes` (result as a binary string). */
+function unquoteQueryPart(s: string): string {
+  if (s.includes('+')) s = s.replace(PLUS, ' ');
+  return s.includes('%') ? unquoteBinary(s) : s;
+}
+const PLUS = /\+/g;
+
 /** w3lib `parse_qsl_to_bytes`: split on `&` and `;`, `+` → space, `%XX` → raw bytes (as binary strings). */
 function parseQslToBytes(qs: string, keepBlankValues: boolean): [string, string][] {
   const pairs: [string, string][] = [];
-  for (const field of qs.split('&')) {
-    for (const nameValue of field.split(';')) {
-      if (!nameValue) continue;
-      const eq = nameValue.indexOf('=');
-      let name: string;
-      let value: string;
-      if (eq >= 0) {
-        name = nameValue.slice(0, eq);
-        value = nameValue.slice(eq + 1);
-      } else {
-        if (!keepBlankValues) continue;
-        name = nameValue;
-        value = '';
-      }
-      if (value || keepBlankValues) {
-        pairs.push([unquoteBinary(name.replace(/\+/g, ' ')), unquoteBinary(value.replace(/\+/g, ' '))]);
+  const n = qs.length;
+  let start = 0;
+  let amp = qs.indexOf('&');
+  let semi = qs.indexOf(';');
+  // `&` and `;` split alike (a `;` piece is a sub-piece of an `&` field), so splitting at either is equivalent.
+  while (start <= n) {
+    if (amp >= 0 && amp < start) amp = qs.indexOf('&', start);
+    if (semi >= 0 && semi < start) semi = qs.indexOf(';', start);
+    const end = amp < 0 ? (semi < 0 ? n : semi) : semi < 0 ? amp : Math.min(amp, semi);
+    if (end > start) {
+      const eq = qs.indexOf('=', start);
+      if (eq >= 0 && eq < end) {
+        const value = qs.slice(eq + 1, end);
+        if (value || keepBlankValues) pairs.push([unquoteQueryPart(qs.slice(start, eq)), unquoteQueryPart(value)]);
+      } else if (keepBlankValues) {
+        pairs.push([unquoteQueryPart(qs.slice(start, end)), '']);
       }
     }
+    start = end + 1;
   }
   return pairs;
 }
@@ -112,13 +115,20 @@ export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {
   if (parts.query) {
     const pairs = parseQslToBytes(parts.query, keepBlankValues);
     if (pairs.length > 1) pairs.sort(byBytes);
-    query = pairs.map(([k, v]) => quotePlusBinary(k) + '=' + quotePlusBinary(v)).join('&');
+    for (let i = 0; i < pairs.length; i++) {
+      const [k, v] = pairs[i]!;
+      query += (i === 0 ? '' : '&') + quotePlusBinary(k) + '=' + quotePlusBinary(v);
+    }
   }
   const path = quoteBinary(unquotePath(parts.path), PATH_SAFE) || '/';
   const fragment = keepFragments ? parts.fragment : '';
 
   // w3lib >= 2.2.1 lower-cases only what follows the last `@` (the host and port), and strips trailing colons.
   const at = parts.netloc.lastIndexOf('@');
-  const netloc = parts.netloc.slice(0, at + 1) + parts.netloc.slice(at + 1).toLowerCase().replace(/:+$/, '');
+  let host = parts.netloc.slice(at + 1).toLowerCase();
+  let end = host.length;
+  while (end > 0 && host.charCodeAt(end - 1) === 0x3a) end--;
+  if (end < host.length) host = host.slice(0, end);
+  const netloc = at >= 0 ? parts.netloc.slice(0, at + 1) + host : host;
   return urlunparse(parts.scheme, netloc, path, parts.params, query, fragment);
 }

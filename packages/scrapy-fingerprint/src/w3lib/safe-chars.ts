@@ -31,5 +31,8 @@ const TAB_OR_NEWLINE = /[\t\r\n]/g;
 
 /** w3lib `_strip`: strip C0 controls and space at both ends, then remove every tab, CR and LF. */
 export function strip(url: string): string {
-  return url.replace(C0_OR_SPACE_EDGES, '').replace(TAB_OR_NEWLINE, '');
+  const n = url.length;
+  if (n > 0 && (url.charCodeAt(0) <= 0x20 || url.charCodeAt(n - 1) <= 0x20)) url = url.replace(C0_OR_SPACE_EDGES, '');
+  if (url.includes('\t') || url.includes('\r') || url.includes('\n')) url = url.replace(TAB_OR_NEWLINE, '');
+  return url;
 }

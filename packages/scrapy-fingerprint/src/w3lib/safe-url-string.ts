@@ -1,8 +1,8 @@
 import { EncodingError } from '../errors/encoding-error.js';
-import { idnaEncode } from '../idna/idna.js';
+import { tryIdnaEncode } from '../idna/idna.js';
 import { decodeUtf8Replace, decodeUtf8Strict, encodeText, isAscii, isUtf8 } from '../python/codecs.js';
 import { quoteBinary, unquoteBinary } from '../python/quote.js';
-import { hostnameOf, portOf, urlsplit, urlunsplit, userinfoOf } from '../python/urlsplit.js';
+import { netlocParts, urlsplit, urlunsplit } from '../python/urlsplit.js';
 import {
   FRAGMENT_SAFEST,
   PATH_SAFEST,
@@ -34,6 +34,7 @@ export interface SafeUrlStringOptions {
 
 /** Python `quote(unquote(s), safe)` on str: `unquote` decodes UTF-8 with replacement, `quote` re-encodes UTF-8. */
 function requoteUserinfo(s: string): string {
+  if (!s.includes('%') && isAscii(s)) return quoteBinary(s, USERINFO_SAFEST);
   const unquoted = isAscii(s) ? decodeUtf8Replace(unquoteBinary(s)) : unquoteStr(s);
   return quoteBinary(encodeText(unquoted, 'utf-8'), USERINFO_SAFEST);
 }
@@ -59,9 +60,7 @@ export function safeUrlString(url: string, options: SafeUrlStringOptions = {}): 
   const pathEncoding = options.pathEncoding ?? 'utf-8';
   const quotePath = options.quotePath ?? true;
   const parts = urlsplit(strip(url), url);
-  const { username, password } = userinfoOf(parts.netloc);
-  const hostname = hostnameOf(parts.netloc);
-  const port = portOf(url, parts.netloc);
+  const { username, password, hostname, port } = netlocParts(url, parts.netloc);
 
   let netloc = '';
   if (username !== null || password !== null) {
@@ -74,14 +73,9 @@ export function safeUrlString(url: string, options: SafeUrlStringOptions = {}): 
       if (!isAscii(hostname)) throw new EncodingError('ascii', `Cannot encode the IPv6 host ${JSON.stringify(hostname)}`);
       netloc += `[${hostname}]`;
     } else {
-      let host: string;
-      try {
-        host = idnaEncode(hostname);
-      } catch {
-        // Python keeps the raw host when IDNA fails (empty label, label too long, prohibited character).
-        host = isUtf8(encoding) ? hostname : decodeUtf8Strict(encodeText(hostname, encoding));
-      }
-      netloc += host;
+      // Python keeps the raw host when IDNA fails (empty label, label too long, prohibited character).
+      netloc +=
+        tryIdnaEncode(hostname) ?? (isUtf8(encoding) ? hostname : decodeUtf8Strict(encodeText(hostname, encoding)));
     }
   }
   if (port !== null) netloc += ':' + String(port);
