@@ -15,6 +15,10 @@
 //   yield to timers; the parent then kills the process after a grace period and keeps the 'measured' numbers.
 // - `maxCrawlSecs`: the crawl is cut short (`capped: true`), and the rate is the rate over what was handled.
 import { sent, snapshot } from './round-trips.mjs'; // first: patches ioredis before the queue connects
+import console from 'node:console';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { setTimeout } from 'node:timers';
 import { BasicCrawler, Configuration, MemoryStorage, RequestQueue, log } from 'crawlee';
 
 const cfg = JSON.parse(process.argv[2]);

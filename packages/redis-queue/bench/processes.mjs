@@ -1,6 +1,7 @@
 // Runs crawl-process.mjs children: one at a time, or a fleet released at the same moment.
 import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { setTimeout, clearTimeout } from 'node:timers';
+import { URL, fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./crawl-process.mjs', import.meta.url));
 

@@ -1,6 +1,6 @@
 // Reads the counters of the bench-only redis-server that the benchmark reports per request.
 
-/** Parses the text of `INFO <section>` into { field: string }. */
+/** Parses the text of `INFO <section>` into an object of field name to string value. */
 export function parseInfo(text) {
   const fields = {};
   for (const line of text.split('\r\n')) {

@@ -14,7 +14,7 @@ function memoryCell(m) {
   return int(m.rate);
 }
 
-/** The three targets, each { name, value, met }. */
+/** The three targets, each with its name, the measured value and whether it is met. */
 export function checkTargets(rows) {
   const bySize = new Map(rows.map((r) => [r.n, r]));
   const sizes = rows.map((r) => r.n);

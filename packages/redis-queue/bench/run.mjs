@@ -6,10 +6,12 @@
 //
 // Options: --sizes 2000,10000,100000  --workers 1,2  --concurrency 10  --memory-cap-secs 120
 //          --skip-memory  --no-write  --json (print every measurement as JSON too)
+import console from 'node:console';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
+import { URL, fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { startRedisServer } from '@crawlee-distributed/test-utils';
 import { measureMemory, measureRedis } from './measure.mjs';

@@ -15,7 +15,7 @@ const TEXT_POISON: Record<string, Buffer> = {
   'poison-empty-string': Buffer.alloc(0),
 };
 
-/** Bytes that are not UTF-8: pickle protocol 5 of {'url': 'https://example.com'}, what a scrapy-redis queue holds. */
+// Bytes that are not UTF-8: pickle protocol 5 of {'url': 'https://example.com'}, what a scrapy-redis queue holds.
 const BINARY_POISON: Record<string, Buffer> = {
   'poison-pickle-bytes': Buffer.from('80059520000000000000007d948c0375726c948c1368747470733a2f2f6578616d706c652e636f6d94732e', 'hex'),
 };
@@ -51,6 +51,7 @@ async function poisonScenario(poison: Record<string, Buffer>, max: number, timeo
       throw new Error(
         `${(error as Error).message.split('\n')[0]}; the poison never left the queue: queue ${JSON.stringify(await scenario.admin.stats())}, ` +
           `dead letters ${JSON.stringify(letters)}, owners of locks ${JSON.stringify(await redis.hgetall(scenario.admin.keys.owner))}`,
+        { cause: error },
       );
     }
     const logs = scenario.fleet.logs();

@@ -13,7 +13,7 @@ it('Redis restarted mid-run: all 1000 handled, every worker reconnects and keeps
   const scenario = createScenario(server.url, { handlerMs: 20, concurrency: 3, lockSecs: 10 });
   let failed = true;
   try {
-    const workers = await scenario.fleet.startTogether(3);
+    await scenario.fleet.startTogether(3);
     const threshold = Math.floor(MAX * (0.2 + Math.random() * 0.3));
     await waitUntil(() => summarize(scenario.fleet.logs(), MAX).totalDone >= threshold, 90_000, `${threshold} requests done`, 5);
     const restartStart = Date.now();

@@ -18,6 +18,8 @@
 //   F <ts> <requestsFinished> <requestsFailed>   crawler.run() resolved
 //   E <ts> <message>                  uncaught error (the process then exits with code 1)
 import { appendFileSync, existsSync } from 'node:fs';
+import process from 'node:process';
+import { clearInterval, setInterval } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BasicCrawler, Configuration } from 'crawlee';
 import { openRedisRequestQueue } from 'crawlee-redis-queue';
