@@ -21,9 +21,9 @@ export interface SiteSource {
  */
 export async function openSiteSource(options: RunOptions): Promise<SiteSource> {
   if (options.startUrl !== undefined) {
-    return { startUrl: options.startUrl, server: null, demo: null, close: async () => undefined };
+    return { startUrl: options.startUrl, server: null, demo: null, close: () => Promise.resolve() };
   }
-  if (options.join) return { startUrl: '', server: null, demo: null, close: async () => undefined };
+  if (options.join) return { startUrl: '', server: null, demo: null, close: () => Promise.resolve() };
   let dir = options.site;
   let demo: DemoSiteModel | null = null;
   let removeDir = false;

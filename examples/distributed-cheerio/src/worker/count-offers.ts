@@ -24,11 +24,11 @@ export function countOffers(queue: RequestQueue, counters: RunCounters): Request
     await counters.add('enqueued', enqueued);
     return result;
   }) as RequestQueue['addRequests'];
-  queue.addRequest = (async (request, options) => {
+  queue.addRequest = async (request, options) => {
     const result = await addRequest(request, options);
     await counters.add('offered', 1);
     await counters.add('enqueued', result.wasAlreadyPresent ? 0 : 1);
     return result;
-  }) as RequestQueue['addRequest'];
+  };
   return queue;
 }

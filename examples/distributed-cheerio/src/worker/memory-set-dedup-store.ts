@@ -8,33 +8,37 @@ export class MemorySetDedupStore implements DedupStore {
   private readonly seen = new Set<string>();
   private filtered = 0;
 
-  async add(keys: readonly string[]): Promise<boolean[]> {
-    return keys.map((key) => {
-      if (this.seen.has(key)) return false;
-      this.seen.add(key);
-      return true;
-    });
+  add(keys: readonly string[]): Promise<boolean[]> {
+    return Promise.resolve(
+      keys.map((key) => {
+        if (this.seen.has(key)) return false;
+        this.seen.add(key);
+        return true;
+      }),
+    );
   }
 
-  async has(keys: readonly string[]): Promise<boolean[]> {
-    return keys.map((key) => this.seen.has(key));
+  has(keys: readonly string[]): Promise<boolean[]> {
+    return Promise.resolve(keys.map((key) => this.seen.has(key)));
   }
 
-  async stats(): Promise<DedupStats> {
-    return {
+  stats(): Promise<DedupStats> {
+    return Promise.resolve({
       itemsAdded: this.seen.size,
       filtered: this.filtered,
       fillRatio: 0,
       estimatedFalsePositiveRate: 0,
       bytesUsed: 0,
-    } as DedupStats;
+    });
   }
 
-  async recordFiltered(count: number): Promise<void> {
+  recordFiltered(count: number): Promise<void> {
     this.filtered += count;
+    return Promise.resolve();
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.seen.clear();
+    return Promise.resolve();
   }
 }

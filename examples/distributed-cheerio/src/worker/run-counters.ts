@@ -65,12 +65,13 @@ export class MemoryRunCounters implements RunCounters {
   private readonly values = new Map<string, number>();
   private readonly retriedUrls = new Set<string>();
 
-  async noteRetry(url: string): Promise<void> {
+  noteRetry(url: string): Promise<void> {
     this.retriedUrls.add(url);
+    return Promise.resolve();
   }
 
-  async retried(): Promise<string[]> {
-    return [...this.retriedUrls];
+  retried(): Promise<string[]> {
+    return Promise.resolve([...this.retriedUrls]);
   }
 
   private bump(field: string, by: number): number {
@@ -79,16 +80,17 @@ export class MemoryRunCounters implements RunCounters {
     return next;
   }
 
-  async add(name: CounterName, by = 1, worker?: string): Promise<void> {
+  add(name: CounterName, by = 1, worker?: string): Promise<void> {
     this.bump(name, by);
     if (worker !== undefined) this.bump(`${name}:${worker}`, by);
+    return Promise.resolve();
   }
 
-  async claimPage(limit: number | undefined): Promise<boolean> {
-    return limit === undefined || this.bump('budget', 1) <= limit;
+  claimPage(limit: number | undefined): Promise<boolean> {
+    return Promise.resolve(limit === undefined || this.bump('budget', 1) <= limit);
   }
 
-  async read(): Promise<Record<string, number>> {
-    return Object.fromEntries(this.values);
+  read(): Promise<Record<string, number>> {
+    return Promise.resolve(Object.fromEntries(this.values));
   }
 }
