@@ -28,6 +28,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { mapScriptError } from '../errors/map-script-error.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import { canAttachEnqueueFilter } from '../filter/can-attach.js';
+import { validateEnqueueFilterPlan } from '../filter/validate-plan.js';
 import { drainStartUrls } from '../feed/drain-start-urls.js';
 import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { runScript, type ScriptArg, type ScriptName } from '../redis/scripts.js';
@@ -217,6 +218,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
       const plan = filter.source.planEnqueueFilter(
         chunk.map((r) => filter.keyOf({ uniqueKey: r.uniqueKey, url: r.url, method: r.method })),
       );
+      validateEnqueueFilterPlan(plan, chunk.length);
       planKeys = plan.keys;
       planJson = JSON.stringify({ ops: plan.ops, counter: plan.counter });
     }

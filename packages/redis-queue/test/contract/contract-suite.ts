@@ -326,6 +326,24 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       expect(await w.redis.hget(keys.dead, 'bad')).toBe('{"url":');
     });
 
+    full('start-URL feed and admin work on this connection flavour (Buffers, hashes, RESP2/RESP3 replies)', async () => {
+      const w = fresh();
+      // On a Cluster the feed shares the queue's hash tag, so the atomic read-check-trim path is used there too.
+      const feedKey = `${queueKeys(w.keyPrefix, w.name).tag}:start_urls`;
+      await w.redis.rpush(feedKey, 'https://example.com/s1', Buffer.from([0xff, 0xfe]), '{"url":"https://example.com/s2","userData":{"k":1}}');
+      const c = await w.client('a', { startUrls: { key: feedKey } });
+      const head = await c.listAndLockHead({ limit: 25, lockSecs: 60 });
+      expect(names(head.items)).toEqual(['s1', 's2']);
+      expect((await c.getRequest(head.items[1]!.id))?.userData).toMatchObject({ k: 1 });
+      expect(await w.redis.llen(feedKey)).toBe(0);
+      const admin = w.admin();
+      const letters = await admin.listDeadLetters();
+      expect(letters.map((l) => [l.source, l.raw])).toEqual([['feed', Buffer.from([0xff, 0xfe])]]);
+      expect(await admin.stats()).toEqual({ total: 2, pending: 2, locked: 2, handled: 0, deadLetters: 1 });
+      expect(await admin.purge()).toBe(2);
+      expect(await admin.stats()).toEqual({ total: 0, pending: 0, locked: 0, handled: 0, deadLetters: 0 });
+    });
+
     full('enqueue side: a request with a function, a BigInt or a circular reference is rejected and nothing is written', async () => {
       const w = fresh();
       const c = await w.client('a');
