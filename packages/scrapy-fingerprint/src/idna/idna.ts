@@ -1,19 +1,14 @@
 import punycode from 'punycode/punycode.js';
 import { isAscii } from '../python/codecs.js';
-import { IdnaError, nameprep } from './nameprep.js';
+import { IdnaError, tryNameprep } from './nameprep.js';
 
 const DOTS = /[.\u3002\uff0e\uff61]/;
 
 /** RFC 3490 ToASCII for one label, as Python's `encodings.idna.ToASCII` (AllowUnassigned, no STD3 rules). */
 function toAscii(label: string): string | null {
   if (isAscii(label)) return label.length > 0 && label.length < 64 ? label : null;
-  let prepped: string;
-  try {
-    prepped = nameprep(label);
-  } catch (error) {
-    if (error instanceof IdnaError) return null;
-    throw error;
-  }
+  let prepped = tryNameprep(label);
+  if (prepped === null) return null;
   if (isAscii(prepped)) return prepped.length > 0 && prepped.length < 64 ? prepped : null;
   if (prepped.startsWith('xn--')) return null; // "Label starts with ACE prefix"
   prepped = 'xn--' + punycode.encode(prepped);

@@ -61,6 +61,13 @@ export function nfkc32(s: string): string {
  * @throws {@link IdnaError} on a prohibited character or a bidi violation
  */
 export function nameprep(label: string): string {
+  const out = tryNameprep(label);
+  if (out === null) throw new IdnaError(`nameprep refuses ${JSON.stringify(label)} (prohibited character or bidi rule)`);
+  return out;
+}
+
+/** {@link nameprep}, returning `null` instead of throwing (no stack trace to build on the hot path). */
+export function tryNameprep(label: string): string | null {
   const t = load();
   let mapped = '';
   for (const ch of label) {
@@ -71,13 +78,11 @@ export function nameprep(label: string): string {
   const normalized = nfkc32(mapped);
   const cps = Array.from(normalized, (ch) => ch.codePointAt(0)!);
   for (const cp of cps) {
-    if (t.prohibited.has(cp)) throw new IdnaError(`Invalid character U+${cp.toString(16)}`);
+    if (t.prohibited.has(cp)) return null;
   }
   if (cps.some((cp) => t.randAL.has(cp))) {
-    if (cps.some((cp) => t.l.has(cp))) throw new IdnaError('Violation of BIDI requirement 2');
-    if (!t.randAL.has(cps[0]!) || !t.randAL.has(cps[cps.length - 1]!)) {
-      throw new IdnaError('Violation of BIDI requirement 3');
-    }
+    if (cps.some((cp) => t.l.has(cp))) return null; // bidi requirement 2
+    if (!t.randAL.has(cps[0]!) || !t.randAL.has(cps[cps.length - 1]!)) return null; // bidi requirement 3
   }
   return normalized;
 }

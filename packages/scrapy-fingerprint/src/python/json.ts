@@ -1,13 +1,21 @@
 // eslint-disable-next-line no-control-regex -- everything outside printable ASCII is escaped
 const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
 
+function firstEscape(s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return i;
+  }
+  return -1;
+}
+
 /**
  * A JSON string literal exactly as Python's `json.dumps` writes it with `ensure_ascii=True`: `\"`, `\\`, the short
  * escapes `\n \r \t \b \f`, and `\u00xx` (lowercase hex) for everything outside U+0020-U+007E, non-BMP characters as
  * surrogate pairs. `/` is not escaped.
  */
 export function pyJsonString(s: string): string {
-  let i = s.search(NEEDS_ESCAPE);
+  let i = s.length > 24 ? s.search(NEEDS_ESCAPE) : firstEscape(s);
   if (i < 0) return '"' + s + '"';
   let out = '"';
   let start = 0;

@@ -18,13 +18,22 @@ export function safeTable(extra: string): SafeTable {
   return { bytes, unsafe: new RegExp(`[^${cls}]`) };
 }
 
+/** Index of the first byte outside the safe set, or -1: a JS loop for short strings, native regex for long ones. */
+function firstUnsafe(bin: string, safe: SafeTable): number {
+  const n = bin.length;
+  if (n > 24) return bin.search(safe.unsafe);
+  const table = safe.bytes;
+  for (let i = 0; i < n; i++) if (table[bin.charCodeAt(i)] !== 1) return i;
+  return -1;
+}
+
 const ESCAPES = Array.from({ length: 256 }, (_, i) => '%' + i.toString(16).toUpperCase().padStart(2, '0'));
 
 /** Python `quote_from_bytes(bytes, safe)`: uppercase `%XX` for every byte outside the safe set. */
 export function quoteBinary(bin: BinaryString, safe: SafeTable): string {
-  let i = bin.search(safe.unsafe);
-  if (i < 0) return bin;
   const n = bin.length;
+  let i = firstUnsafe(bin, safe);
+  if (i < 0) return bin;
   if (n - i > LONG) return quoteLong(bin, i, safe.bytes, false);
   const table = safe.bytes;
   let out = bin.slice(0, i);
@@ -66,9 +75,9 @@ function quoteLong(bin: string, from: number, safe: Uint8Array, plus: boolean): 
 
 /** Python `quote_plus(bytes, safe='')`: like {@link quoteBinary} with an empty safe set, and space as `+`. */
 export function quotePlusBinary(bin: BinaryString): string {
-  let i = bin.search(PLUS_SAFE.unsafe);
-  if (i < 0) return bin;
   const n = bin.length;
+  let i = firstUnsafe(bin, PLUS_SAFE);
+  if (i < 0) return bin;
   const table = PLUS_SAFE.bytes;
   if (n - i > LONG) return quoteLong(bin, i, table, true);
   let out = bin.slice(0, i);

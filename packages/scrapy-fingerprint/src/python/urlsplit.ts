@@ -59,13 +59,13 @@ export function urlsplit(url: string, original: string = url): SplitResult {
     }
   }
   if (url.charCodeAt(0) === 0x2f && url.charCodeAt(1) === 0x2f) {
-    let end = 2;
-    const n = url.length;
-    while (end < n) {
-      const c = url.charCodeAt(end);
-      if (c === 0x2f || c === 0x3f || c === 0x23) break;
-      end++;
-    }
+    let end = url.length;
+    const slash = url.indexOf('/', 2);
+    if (slash >= 0) end = slash;
+    const qm = url.indexOf('?', 2);
+    if (qm >= 0 && qm < end) end = qm;
+    const hash = url.indexOf('#', 2);
+    if (hash >= 0 && hash < end) end = hash;
     netloc = url.slice(2, end);
     url = url.slice(end);
     const open = netloc.includes('[');
@@ -125,7 +125,12 @@ function rpartitionAt(netloc: string): string {
 
 /** Python `urlparse`: `urlsplit` plus the `;params` split for schemes in `uses_params`. */
 export function urlparse(url: string, original: string = url): ParseResult {
-  const s = urlsplit(url, original) as ParseResult;
+  return splitParams(urlsplit(url, original));
+}
+
+/** The `;params` step of Python's `urlparse`, applied to a split result (modified in place). */
+export function splitParams(split: SplitResult): ParseResult {
+  const s = split as ParseResult;
   s.params = '';
   const path = s.path;
   if (path.includes(';') && USES_PARAMS.has(s.scheme)) {

@@ -3,7 +3,8 @@ import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { type BinaryString, binaryToHex, encodeText } from '../python/codecs.js';
 import { bytesTitle } from '../python/casing.js';
 import { pyJsonString } from '../python/json.js';
-import { canonicalizeUrl } from '../w3lib/canonicalize-url.js';
+import { canonicalizeParsed, canonicalizeUrl } from '../w3lib/canonicalize-url.js';
+import { splitParams } from '../python/urlsplit.js';
 import { buildScrapyRequest, type FingerprintRequest, type ScrapyRequest } from './request.js';
 
 /**
@@ -115,12 +116,20 @@ export function fingerprintDetails(request: FingerprintRequest, options: Fingerp
   const include = processIncludeHeaders(options.includeHeaders);
   const keepFragments = options.keepFragments ?? false;
   const req = buildScrapyRequest(request, { escapeAjax: recipe === 'scrapy-2.6' });
+  const canonical = (keep: boolean): string =>
+    req.parts
+      ? canonicalizeParsed(
+          splitParams({ scheme: req.parts.scheme, netloc: req.parts.netloc, path: req.parts.path, query: req.parts.query,
+            fragment: req.parts.fragment }),
+          { keepFragments: keep },
+        )
+      : canonicalizeUrl(req.url, { keepFragments: keep });
   if (recipe === 'scrapy-redis') {
-    const url = canonicalizeUrl(req.url);
+    const url = canonical(false);
     const json = `{"body": "${req.body.toString('hex')}", "method": ${pyJsonString(req.method)}, "url": ${pyJsonString(url)}}`;
     return { request: req, url, hashed: json, fingerprint: sha1Text(json) };
   }
-  const url = canonicalizeUrl(req.url, { keepFragments });
+  const url = canonical(keepFragments);
   if (recipe === 'scrapy') {
     const json = scrapyJson(req, url, include);
     return { request: req, url, hashed: json, fingerprint: sha1Text(json) };

@@ -1,9 +1,9 @@
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { InvalidUrlError } from '../errors/invalid-url-error.js';
-import { encodeToBuffer } from '../python/codecs.js';
+import { encodeToBuffer, isAscii } from '../python/codecs.js';
 import { pyUpper } from '../python/casing.js';
 import { escapeAjax } from '../w3lib/escape-ajax.js';
-import { safeUrlString } from '../w3lib/safe-url-string.js';
+import { safeUrlParts, type SafeUrlParts } from '../w3lib/safe-url-string.js';
 import { buildHeaders, type HeadersInput, type ScrapyHeaders } from './headers.js';
 
 /**
@@ -35,6 +35,8 @@ export interface ScrapyRequest {
   body: Buffer;
   /** Scrapy's case-insensitive headers. */
   headers: ScrapyHeaders;
+  /** The parts `url` was built from, when `url` parses back into exactly them (lets the fingerprint skip a parse). */
+  parts?: SafeUrlParts;
 }
 
 /** Options of {@link buildScrapyRequest}. */
@@ -64,7 +66,8 @@ export function buildScrapyRequest(request: FingerprintRequest, options: BuildRe
   }
   const encoding = request.encoding ?? 'utf-8';
   const method = request.method === undefined || request.method === 'GET' ? 'GET' : pyUpper(String(request.method));
-  let safe = safeUrlString(url, { encoding });
+  const built = safeUrlParts(url, { encoding });
+  let safe = built.url;
   if (options.escapeAjax) safe = escapeAjax(safe);
   if (!safe.includes('://') && !safe.startsWith('about:') && !safe.startsWith('data:')) {
     throw new InvalidUrlError(url, 'missing-scheme', `Missing scheme in request url: ${safe}`);
@@ -78,5 +81,13 @@ export function buildScrapyRequest(request: FingerprintRequest, options: BuildRe
   if (request.headers !== undefined && request.headers !== null && typeof request.headers !== 'object') {
     throw new InvalidRequestError('headers', 'expected an object mapping header names to values');
   }
-  return { url: safe, method, body, headers: buildHeaders(request.headers, encoding) };
+  // urlsplit(url) gives the same parts back when the netloc is ASCII and non-empty, the path is empty or absolute
+  // (so urlunsplit added nothing) and the URL does not end in something `strip` would remove.
+  const reparses =
+    safe === built.url &&
+    built.netloc !== '' &&
+    isAscii(built.netloc) &&
+    (built.path === '' || built.path.charCodeAt(0) === 0x2f) &&
+    safe.charCodeAt(safe.length - 1) > 0x20;
+  return { url: safe, method, body, headers: buildHeaders(request.headers, encoding), parts: reparses ? built : undefined };
 }

@@ -100,9 +100,19 @@ function unquotePath(path: string): string {
  * @throws {@link EncodingError} when `encoding` is unknown
  */
 export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {}): string {
+  return canonicalizeParsed(urlparse(strip(url), url), options);
+}
+
+/**
+ * {@link canonicalizeUrl} from an already parsed URL (what `urlparse(strip(url))` gives), so the fingerprint path
+ * need not re-parse the URL `safeUrlString` just built.
+ * @param parsed - the parts
+ * @param options - as for {@link canonicalizeUrl}
+ * @returns the canonical URL
+ */
+export function canonicalizeParsed(parsed: ParseResult, options: CanonicalizeUrlOptions = {}): string {
   const keepBlankValues = options.keepBlankValues ?? true;
   const keepFragments = options.keepFragments ?? false;
-  const parsed = urlparse(strip(url), url);
   let parts: SafeParts;
   try {
     parts = safeParts(parsed, options.encoding ?? 'utf-8');

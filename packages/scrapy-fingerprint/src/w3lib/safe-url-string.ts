@@ -2,7 +2,7 @@ import { EncodingError } from '../errors/encoding-error.js';
 import { tryIdnaEncode } from '../idna/idna.js';
 import { decodeUtf8Replace, decodeUtf8Strict, encodeText, isAscii, isUtf8 } from '../python/codecs.js';
 import { quoteBinary, unquoteBinary } from '../python/quote.js';
-import { netlocParts, urlsplit, urlunsplit } from '../python/urlsplit.js';
+import { netlocParts, type SplitResult, urlsplit, urlunsplit } from '../python/urlsplit.js';
 import {
   FRAGMENT_SAFEST,
   PATH_SAFEST,
@@ -56,6 +56,22 @@ function unquoteStr(s: string): string {
  * @throws {@link EncodingError} when `encoding` is unknown or cannot encode the query
  */
 export function safeUrlString(url: string, options: SafeUrlStringOptions = {}): string {
+  return safeUrlParts(url, options).url;
+}
+
+/** {@link safeUrlString}'s result with the parts it was built from. */
+export interface SafeUrlParts extends SplitResult {
+  /** The safe URL (`urlunsplit` of the parts). */
+  url: string;
+}
+
+/**
+ * {@link safeUrlString}, also returning the parts, so a caller can canonicalize without parsing the result again.
+ * @param url - the URL
+ * @param options - encodings and path quoting
+ * @returns the safe URL and its parts
+ */
+export function safeUrlParts(url: string, options: SafeUrlStringOptions = {}): SafeUrlParts {
   const encoding = options.encoding ?? 'utf-8';
   const pathEncoding = options.pathEncoding ?? 'utf-8';
   const quotePath = options.quotePath ?? true;
@@ -86,5 +102,12 @@ export function safeUrlString(url: string, options: SafeUrlStringOptions = {}): 
     SPECIAL_SCHEMES.has(parts.scheme) ? SPECIAL_QUERY_SAFEST : QUERY_SAFEST,
   );
   const fragment = parts.fragment ? quoteBinary(encodeText(parts.fragment, encoding), FRAGMENT_SAFEST) : '';
-  return urlunsplit(parts.scheme, netloc, path, query, fragment);
+  return {
+    scheme: parts.scheme,
+    netloc,
+    path,
+    query,
+    fragment,
+    url: urlunsplit(parts.scheme, netloc, path, query, fragment),
+  };
 }
