@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { bitOffsets, bitPosition, digestBytes, digestHex, digestInto, isSha1Hex, modBigEndian } from './bit-indexes.js';
+import { bitOffsets, bitPosition, digestBytes, digestHex, digestInto, hexPositionInto, isSha1Hex, modBigEndian } from './bit-indexes.js';
+import { FingerprintHashing } from '../memory/fingerprint-hashing.js';
 
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 
@@ -18,6 +19,19 @@ describe('bit indexes (scheme sha1-km64-v1)', () => {
     for (const key of [f, f.toUpperCase(), `${f.slice(0, 39)}g`, `${f.slice(0, 39)}\u0130`, 'short', '']) {
       expect(Buffer.from(digestInto(key, out)).toString('hex')).toBe(digestHex(key));
     }
+  });
+
+  it('the in-memory fast path (straight from hex chars) gives the digest path\'s indexes', () => {
+    const hashing = new FingerprintHashing();
+    const f = sha1('fast');
+    const keys = [f, f.toUpperCase(), `${f.slice(0, 39)}z`, `${f.slice(0, 35)}-${f.slice(36)}`, 'https://example.com/', ''];
+    for (let i = 0; i < 300; i++) keys.push(sha1(`fast-${i}`));
+    for (const m of [64, 1000, 28_755_176, 2 ** 32, 2 ** 35]) {
+      for (const key of keys) {
+        expect(hashing.getIndexes(key, m, 20)).toEqual(bitOffsets(bitPosition(digestBytes(key), m, 1), m, 20));
+      }
+    }
+    expect(hexPositionInto('short', 100, { block: 0, a: 0, b: 1 })).toBe(false);
   });
 
   it('64-bit words mod m equal BigInt arithmetic for m up to 2^35 (no 32-bit truncation)', () => {

@@ -67,6 +67,44 @@ export function modBigEndian(bytes: Uint8Array, start: number, len: number, m: n
   return r;
 }
 
+/** Value of the 4 hex chars at key[i .. i+4), or -1 when one of them is not a hex digit. */
+function hex4(key: string, i: number): number {
+  let v = 0;
+  for (let j = i; j < i + 4; j++) {
+    const c = key.charCodeAt(j);
+    const d = c < 128 ? (HEX_VALUE[c] as number) : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/**
+ * {@link bitPosition} of a one-block filter straight from a 40-hex key's characters (no digest bytes, no allocation).
+ * @param out - receives block 0 and the two words
+ * @returns false when the key is not 40 hex digits (then use the digest path)
+ */
+export function hexPositionInto(key: string, blockBits: number, out: BitPosition): boolean {
+  if (key.length !== 40) return false;
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < 16; i += 4) {
+    const v = hex4(key, i);
+    if (v < 0) return false;
+    a = (a * 65536 + v) % blockBits;
+  }
+  for (let i = 16; i < 32; i += 4) {
+    const v = hex4(key, i);
+    if (v < 0) return false;
+    b = (b * 65536 + v) % (blockBits - 1);
+  }
+  if (hex4(key, 32) < 0 || hex4(key, 36) < 0) return false;
+  out.block = 0;
+  out.a = a;
+  out.b = b + 1;
+  return true;
+}
+
 /** Where a key's bits live: its block and the two double-hashing words. */
 export interface BitPosition {
   block: number;

@@ -1,5 +1,5 @@
 import bloomFilters from 'bloom-filters';
-import { bitOffsets, bitPosition, digestInto } from '../bloom/bit-indexes.js';
+import { bitOffsets, bitPosition, digestInto, hexPositionInto, type BitPosition } from '../bloom/bit-indexes.js';
 
 type HashableInput = string | ArrayBuffer | Buffer;
 
@@ -11,6 +11,7 @@ type HashableInput = string | ArrayBuffer | Buffer;
  */
 export class FingerprintHashing extends bloomFilters.Hashing {
   private readonly digest = new Uint8Array(20);
+  private readonly position: BitPosition = { block: 0, a: 0, b: 1 };
 
   override getIndexes(element: HashableInput, size: number, hashCount: number): number[] {
     return this.indexesInto(element, size, hashCount, new Array<number>(hashCount));
@@ -22,7 +23,8 @@ export class FingerprintHashing extends bloomFilters.Hashing {
    */
   indexesInto(element: HashableInput, size: number, hashCount: number, out: number[]): number[] {
     const key = typeof element === 'string' ? element : Buffer.from(element as ArrayBuffer).toString('utf8');
-    return bitOffsets(bitPosition(digestInto(key, this.digest), size, 1), size, hashCount, out);
+    const position = hexPositionInto(key, size, this.position) ? this.position : bitPosition(digestInto(key, this.digest), size, 1);
+    return bitOffsets(position, size, hashCount, out);
   }
 
   override getDistinctIndexes(element: HashableInput, size: number, hashCount: number): number[] {
