@@ -28,7 +28,10 @@ export async function serveStaticFolder(dir: string): Promise<StaticSite> {
       res.end('<!doctype html><title>Not found</title><h1>Not found</h1>');
     });
   });
-  server.keepAliveTimeout = 5_000;
+  // Crawlee's HTTP client keeps sockets alive; a server closing an idle socket first races with a request being
+  // written on it (ECONNRESET, then a retry and a second fetch). Keep idle sockets longer than the client does.
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 125_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

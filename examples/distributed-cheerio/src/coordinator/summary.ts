@@ -164,7 +164,8 @@ export function printSummary(s: RunSummary): void {
   log.info('summary:');
   for (const w of s.workers) log.info(`  ${w.worker.padEnd(12)} ${String(w.pages).padStart(6)} pages  ${w.exit}`);
   log.info(`  unique pages            ${s.uniquePages}`);
-  log.info(`  pages handled           ${s.pagesHandled} (${s.duplicatePagesHandled} fetched a second time)`);
+  const fetched = s.httpFetches === null ? '' : `; the server answered ${s.httpFetches.total} GETs, ${s.pagesFetchedTwice} page(s) twice`;
+  log.info(`  pages handled           ${s.pagesHandled} (${s.duplicatePagesHandled} recorded twice${fetched})`);
   log.info(`  duplicates filtered     ${s.duplicatesFiltered} of ${s.requestsOffered} requests offered`);
   if (s.dedupStore !== null) {
     const rate = s.dedupStore.estimatedFalsePositiveRate;
