@@ -64,6 +64,8 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   private readonly ctx: QueueContext;
   private filter?: AttachedFilter;
   private readonly lockedJson = new Map<string, string>();
+  /** Ids this client locked and has not handled, reclaimed or released yet (for {@link RedisRequestQueueClient.releaseLocks}). */
+  private readonly heldLocks = new Set<string>();
 
   /**
    * @param ctx - connection and settings shared by the storage client
@@ -262,6 +264,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   async updateRequest(request: UpdateRequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
     const encoded = encodeRequest(request);
     this.lockedJson.delete(encoded.id);
+    this.heldLocks.delete(encoded.id);
     const reply = (await this.script('updateRequest', [
       encoded.id,
       encoded.json,
@@ -326,6 +329,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
         if (this.lockedJson.size >= CACHE_LIMIT) this.lockedJson.clear();
         this.lockedJson.set(id, raw);
       }
+      this.heldLocks.add(id);
       items.push(toHeadItem(decoded.request));
     }
     return {
@@ -373,7 +377,26 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async deleteRequestLock(id: string, options: DeleteRequestLockOptions = {}): Promise<void> {
     this.lockedJson.delete(id);
+    this.heldLocks.delete(id);
     await this.script('deleteRequestLock', [id, this.clientKey, options.forefront ? '1' : '0']);
+  }
+
+  /**
+   * Releases every lock this client still holds (requests it locked and has not handled or reclaimed, including the
+   * ones Crawlee buffered locally), each back at its original place. Call it when a worker shuts down (SIGTERM), so
+   * others take the requests at once instead of after the lock time. Locks lost to other clients are left alone.
+   *
+   * @returns the number of locks released
+   */
+  async releaseLocks(): Promise<number> {
+    const ids = [...this.heldLocks];
+    this.heldLocks.clear();
+    this.lockedJson.clear();
+    let released = 0;
+    for (let start = 0; start < ids.length; start += 500) {
+      released += Number(await this.script('releaseLocks', [this.clientKey, ...ids.slice(start, start + 500)]));
+    }
+    return released;
   }
 
   /** Moves an unreadable entry to the dead letters (when it still holds the bytes that failed). */

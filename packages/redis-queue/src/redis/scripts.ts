@@ -9,6 +9,7 @@ import listHead from '../lua/list-head.lua';
 import prolongRequestLock from '../lua/prolong-request-lock.lua';
 import purgeQueue from '../lua/purge-queue.lua';
 import queueStats from '../lua/queue-stats.lua';
+import releaseLocks from '../lua/release-locks.lua';
 import requeueDeadLetter from '../lua/requeue-dead-letter.lua';
 import updateRequest from '../lua/update-request.lua';
 import { COMMAND_SUFFIX } from '../version.js';
@@ -27,6 +28,7 @@ const SCRIPTS = {
   prolongRequestLock,
   purgeQueue,
   queueStats,
+  releaseLocks,
   requeueDeadLetter,
   updateRequest,
 } as const;

@@ -137,6 +137,18 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       expect(names((await b.listAndLockHead({ limit: 25, lockSecs: 30 })).items)).toEqual(['f', 'a', 'b', 'c', 'e']);
     });
 
+    full('4. releaseLocks hands a stopping worker\'s locks back at once, at their original places', async () => {
+      const w = fresh();
+      const a = await w.client('a');
+      const b = await w.client('b');
+      await a.batchAddRequests([req(1), req(2), req(3), req(4)]);
+      const items = (await a.listAndLockHead({ limit: 3, lockSecs: 600 })).items;
+      await a.updateRequest({ ...req(2), id: items[1]!.id, handledAt: new Date().toISOString() });
+      expect(await a.releaseLocks()).toBe(2);
+      expect(names((await b.listAndLockHead({ limit: 25, lockSecs: 600 })).items)).toEqual(['1', '3', '4']);
+      expect(await a.releaseLocks()).toBe(0);
+    });
+
     it('5. queueHasLockedRequests is true while any client holds an unexpired lock, so Crawlee does not finish early', async () => {
       const w = fresh();
       const a = await w.client('a');

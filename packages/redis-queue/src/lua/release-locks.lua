@@ -1,0 +1,25 @@
+--[[
+  Releases every listed lock the caller still owns (a worker shutting down), each back at its original queue order,
+  so other workers take the requests at once instead of after the lock expiry. Locks owned by others are left alone.
+
+  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua)
+
+  ARGV[1] clientKey of the caller
+  ARGV[2..] request ids
+
+  Returns the number of locks released.
+]]
+local released = 0
+for i = 2, #ARGV do
+  local id = ARGV[i]
+  if redis.call('HGET', KEYS[6], id) == ARGV[1] then
+    redis.call('ZREM', KEYS[5], id)
+    redis.call('HDEL', KEYS[6], id)
+    local order = redis.call('ZSCORE', KEYS[3], id)
+    if order then
+      redis.call('ZADD', KEYS[4], order, id)
+      released = released + 1
+    end
+  end
+end
+return released
