@@ -26,6 +26,7 @@ import {
 import { EnqueueFilterIncompatibleError } from '../errors/enqueue-filter-incompatible-error.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { mapScriptError } from '../errors/map-script-error.js';
+import { RedisQueueError } from '../errors/redis-queue-error.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import { canAttachEnqueueFilter } from '../filter/can-attach.js';
 import { validateEnqueueFilterPlan } from '../filter/validate-plan.js';
@@ -357,14 +358,24 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     if (typeof options?.lockSecs !== 'number' || !(options.lockSecs > 0)) {
       throw new InvalidOptionsError(`prolongRequestLock lockSecs must be a positive number (got ${String(options?.lockSecs)})`);
     }
-    const expiresAt = await this.script('prolongRequestLock', [
-      id,
-      Math.round(options.lockSecs * 1000),
-      this.clientKey,
-      options.forefront ? '1' : '0',
-      this.offset(),
-      this.ctx.prolongLockFrom,
-    ]);
+    let expiresAt: unknown;
+    try {
+      expiresAt = await this.script('prolongRequestLock', [
+        id,
+        Math.round(options.lockSecs * 1000),
+        this.clientKey,
+        options.forefront ? '1' : '0',
+        this.offset(),
+        this.ctx.prolongLockFrom,
+      ]);
+    } catch (error) {
+      // Lost, handled or gone: this client no longer holds it.
+      if (error instanceof RedisQueueError && error.code !== 'REDIS_SCRIPT_ERROR') {
+        this.heldLocks.delete(id);
+        this.lockedJson.delete(id);
+      }
+      throw error;
+    }
     return { lockExpiresAt: new Date(Number(expiresAt)) };
   }
 
