@@ -21,6 +21,8 @@ export interface WorkerConfig {
   slow?: Record<number, number>;
   /** Prolong the lock of a handler that sleeps longer than this, every this many ms (0 or unset: never). */
   heartbeatMs?: number;
+  /** Requests whose long handler gets no lock prolongation (the control case). */
+  noHeartbeat?: number[];
   /** Fixed concurrency of each crawler. */
   concurrency: number;
   /** BasicCrawler requestHandlerTimeoutSecs, also passed to openRedisRequestQueue. */

@@ -86,5 +86,5 @@ it('truncated JSON, unknown format, empty string: dead-lettered, all valid work 
 // stored value, so the dead-letter script refuses to move the entry; it is locked and recovered for ever and every
 // worker waits on it (queueHasLockedRequests stays true).
 it('bytes that are not UTF-8 (a pickle): dead-lettered, all valid work done, workers finish', { timeout: 90_000 }, () =>
-  poisonScenario(BINARY_POISON, 30, 30_000),
+  poisonScenario(BINARY_POISON, 10, 20_000),
 );

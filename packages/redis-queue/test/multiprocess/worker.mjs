@@ -73,7 +73,8 @@ const crawler = new BasicCrawler(
       const i = request.userData.i;
       record(`S ${i} ${Date.now()}`);
       const ms = config.slow?.[i] ?? config.handlerMs;
-      const heartbeat = config.heartbeatMs > 0 && ms > config.heartbeatMs ? startHeartbeat(request, i) : undefined;
+      const beats = config.heartbeatMs > 0 && ms > config.heartbeatMs && !config.noHeartbeat?.includes(i);
+      const heartbeat = beats ? startHeartbeat(request, i) : undefined;
       try {
         if (ms > 0) await sleep(ms);
       } finally {
