@@ -32,7 +32,7 @@ import { canAttachEnqueueFilter } from '../filter/can-attach.js';
 import { validateEnqueueFilterPlan } from '../filter/validate-plan.js';
 import { drainStartUrls } from '../feed/drain-start-urls.js';
 import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
-import { runScript, type ScriptArg, type ScriptName } from '../redis/scripts.js';
+import { runScript, runScriptBuffer, type ScriptArg, type ScriptName } from '../redis/scripts.js';
 import { decodeRequest, encodeRequest, toHeadItem, type EncodedRequest } from './request-codec.js';
 import type { QueueContext } from './queue-context.js';
 
@@ -64,7 +64,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   readonly keys: QueueKeys;
   private readonly ctx: QueueContext;
   private filter?: AttachedFilter;
-  private readonly lockedJson = new Map<string, string>();
+  private readonly lockedJson = new Map<string, Buffer>();
   /** Ids this client locked and has not handled, reclaimed or released yet (for {@link RedisRequestQueueClient.releaseLocks}). */
   private readonly heldLocks = new Set<string>();
 
@@ -89,10 +89,11 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     return String(Math.trunc(this.ctx.clockOffsetMs()));
   }
 
-  private async script(name: ScriptName, args: ScriptArg[], extraKeys: readonly string[] = []): Promise<unknown> {
+  private async script(name: ScriptName, args: ScriptArg[], extraKeys: readonly string[] = [], buffers = false): Promise<unknown> {
     const keys = extraKeys.length ? [...this.keys.all, ...extraKeys] : this.keys.all;
+    const run = buffers ? runScriptBuffer : runScript;
     try {
-      return await this.ctx.connection.run(() => runScript(this.ctx.connection.redis, name, keys, args));
+      return await this.ctx.connection.run(() => run(this.ctx.connection.redis, name, keys, args));
     } catch (error) {
       throw mapScriptError(error, `request queue "${this.id}" ${name}`);
     }
@@ -156,15 +157,15 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async listHead(options: ListOptions = {}): Promise<QueueHead> {
     const limit = options.limit ?? 100;
-    const reply = (await this.script('listHead', [limit])) as Array<string | number>;
+    const reply = (await this.script('listHead', [limit], [], true)) as Array<Buffer | number>;
     const items: RequestQueueHeadItem[] = [];
     for (let i = 2; i + 1 < reply.length; i += 2) {
-      const decoded = decodeRequest(String(reply[i + 1]), String(reply[i]));
+      const decoded = decodeRequest(reply[i + 1] as Buffer, String(reply[i]));
       if (decoded.ok) items.push(toHeadItem(decoded.request));
     }
     return {
       limit,
-      queueModifiedAt: reply[0] ? new Date(Number(reply[0])) : new Date(),
+      queueModifiedAt: reply[0]?.toString() ? new Date(Number(reply[0].toString())) : new Date(),
       hadMultipleClients: Number(reply[1]) === 1,
       items,
     };
@@ -244,7 +245,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   async getRequest(id: string): Promise<RequestOptions | undefined> {
     let raw = this.lockedJson.get(id);
     if (raw !== undefined) this.lockedJson.delete(id);
-    else raw = (await this.ctx.connection.run(() => this.ctx.connection.redis.hget(this.keys.data, id))) ?? undefined;
+    else raw = (await this.ctx.connection.run(() => this.ctx.connection.redis.hgetBuffer(this.keys.data, id))) ?? undefined;
     if (raw === undefined) return undefined;
     const decoded = decodeRequest(raw, id);
     if (decoded.ok) return decoded.request;
@@ -310,17 +311,17 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   }
 
   private async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
-    const reply = (await this.script('listAndLockHead', [
-      limit,
-      Math.round(lockSecs * 1000),
-      this.clientKey,
-      this.offset(),
-      this.ctx.recoverLimit,
-    ])) as Array<string | number>;
+    // Buffers: stored bytes go back to the dead-letter script unchanged, even when they are not UTF-8.
+    const reply = (await this.script(
+      'listAndLockHead',
+      [limit, Math.round(lockSecs * 1000), this.clientKey, this.offset(), this.ctx.recoverLimit],
+      [],
+      true,
+    )) as Array<Buffer | number>;
     const items: RequestQueueHeadItem[] = [];
     for (let i = 4; i + 1 < reply.length; i += 2) {
-      const id = String(reply[i]);
-      const raw = String(reply[i + 1]);
+      const id = reply[i]!.toString();
+      const raw = reply[i + 1] as Buffer;
       const decoded = decodeRequest(raw, id);
       if (!decoded.ok) {
         await this.deadLetter(id, raw, decoded.reason);
@@ -338,7 +339,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
       lockSecs,
       queueHasLockedRequests: Number(reply[0]) === 1,
       hadMultipleClients: Number(reply[1]) === 1,
-      queueModifiedAt: reply[3] ? new Date(Number(reply[3])) : new Date(),
+      queueModifiedAt: reply[3]?.toString() ? new Date(Number(reply[3].toString())) : new Date(),
       items,
     };
   }
@@ -411,7 +412,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   }
 
   /** Moves an unreadable entry to the dead letters (when it still holds the bytes that failed). */
-  private async deadLetter(id: string, raw: string, reason: string): Promise<void> {
+  private async deadLetter(id: string, raw: Buffer, reason: string): Promise<void> {
     this.lockedJson.delete(id);
     const moved = await this.script('deadLetterRequest', [id, raw, reason, this.offset()]);
     if (Number(moved) === 1) {

@@ -67,6 +67,8 @@ export function encodeRequest(request: { url?: unknown; uniqueKey?: unknown; id?
   };
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** A stored request read back, or why it cannot be read. */
 export type DecodedRequest =
   | { ok: true; request: Record<string, unknown> & { id: string; url: string; uniqueKey: string } }
@@ -75,15 +77,21 @@ export type DecodedRequest =
 /**
  * Parses stored request JSON. Null top-level fields are dropped (as MemoryStorage does: `new Request()` rejects them).
  *
- * @param raw - the stored bytes
+ * @param raw - the stored bytes (a Buffer keeps bytes that are not UTF-8 detectable)
  * @param id - the id it is stored under
  * @returns the request, or the reason it is unreadable (for the dead letters)
  */
-export function decodeRequest(raw: string, id: string): DecodedRequest {
+export function decodeRequest(raw: string | Buffer, id: string): DecodedRequest {
   if (raw.length === 0) return { ok: false, reason: 'empty entry' };
+  let text: string;
+  try {
+    text = typeof raw === 'string' ? raw : UTF8.decode(raw);
+  } catch {
+    return { ok: false, reason: 'unknown format: bytes are not UTF-8 (e.g. a pickle)' };
+  }
   let value: unknown;
   try {
-    value = JSON.parse(raw);
+    value = JSON.parse(text);
   } catch (error) {
     return { ok: false, reason: `unreadable JSON: ${(error as Error).message}` };
   }

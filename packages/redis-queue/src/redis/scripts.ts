@@ -73,3 +73,19 @@ export async function runScript(redis: RedisConnection, name: ScriptName, keys: 
   const command = (redis as unknown as Record<string, (...a: ScriptArg[]) => Promise<unknown>>)[commandName(name)]!;
   return command.call(redis, keys.length, ...keys, ...args);
 }
+
+/**
+ * Runs a queue script and returns bulk replies as Buffers (ioredis' `<command>Buffer` variant), for replies that
+ * carry stored bytes: a request written by another program may not be UTF-8, and decoding it would alter it.
+ *
+ * @param redis - the connection
+ * @param name - the operation
+ * @param keys - KEYS of the script
+ * @param args - ARGV of the script
+ * @returns the raw reply, bulk strings as Buffers
+ */
+export async function runScriptBuffer(redis: RedisConnection, name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
+  ensureDefined(redis);
+  const command = (redis as unknown as Record<string, (...a: ScriptArg[]) => Promise<unknown>>)[`${commandName(name)}Buffer`]!;
+  return command.call(redis, keys.length, ...keys, ...args);
+}

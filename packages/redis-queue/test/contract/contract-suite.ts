@@ -303,12 +303,13 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       }
     });
 
-    it('11. unreadable entries (truncated JSON, unknown format, empty string) go to the dead letters; valid work goes on', async () => {
+    it('11. unreadable entries (truncated JSON, unknown format, empty string, pickle bytes) go to the dead letters; valid work goes on', async () => {
       const w = fresh();
       const c = await w.client('a');
       await c.addRequest(req('v1'));
       const keys = queueKeys(w.keyPrefix, w.name);
-      const poison = { p1: '{"url":"https://exa', p2: '{"v":99,"payload":"x"}', p3: '' };
+      const pickle = Buffer.from([0x80, 0x05, 0x95, 0x1a, 0x00, 0x00, 0x00, 0xff, 0xfe, 0x7d, 0x94]); // scrapy-redis entry
+      const poison: Record<string, string | Buffer> = { p1: '{"url":"https://exa', p2: '{"v":99,"payload":"x"}', p3: '', p4: pickle };
       for (const [id, raw] of Object.entries(poison)) {
         // Written the way another program (or a bug) would: data plus order entries, counters untouched by us.
         await w.redis.hset(keys.data, id, raw);
@@ -321,11 +322,16 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       const head = await c.listAndLockHead({ limit: 25, lockSecs: 60 });
       expect(names(head.items)).toEqual(['v1', 'v2']);
       const letters = await w.admin().listDeadLetters();
-      expect(letters.map((l) => [l.id, l.raw.toString('utf8')]).sort()).toEqual(Object.entries(poison).sort());
+      expect(Object.fromEntries(letters.map((l) => [l.id, l.raw]))).toEqual(
+        Object.fromEntries(Object.entries(poison).map(([id, raw]) => [id, Buffer.from(raw)])),
+      );
       expect(letters.find((l) => l.id === 'p1')!.reason).toMatch(/unreadable JSON/);
       expect(letters.find((l) => l.id === 'p2')!.reason).toMatch(/unknown format/);
       expect(letters.find((l) => l.id === 'p3')!.reason).toMatch(/empty/);
-      expect(await w.admin().stats()).toMatchObject({ total: 2, pending: 2, deadLetters: 3 });
+      expect(letters.find((l) => l.id === 'p4')!.reason).toMatch(/not UTF-8/);
+      expect(await w.admin().stats()).toMatchObject({ total: 2, pending: 2, locked: 2, deadLetters: 4 });
+      // Nothing is left locked or available for the poison: no worker can loop on it.
+      expect(await w.redis.zcard(keys.pending)).toBe(2);
     });
 
     full('11. getRequest of an unreadable entry returns undefined and dead-letters it', async () => {
@@ -333,9 +339,12 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       const c = await w.client('a');
       const keys = queueKeys(w.keyPrefix, w.name);
       await w.redis.hset(keys.data, 'bad', '{"url":');
+      await w.redis.hset(keys.data, 'binary', Buffer.from([0xff, 0x00, 0xfe]));
       expect(await c.getRequest('bad')).toBeUndefined();
+      expect(await c.getRequest('binary')).toBeUndefined();
       expect(await w.redis.hexists(keys.data, 'bad')).toBe(0);
       expect(await w.redis.hget(keys.dead, 'bad')).toBe('{"url":');
+      expect(await w.redis.hgetBuffer(keys.dead, 'binary')).toEqual(Buffer.from([0xff, 0x00, 0xfe]));
     });
 
     full('start-URL feed and admin work on this connection flavour (Buffers, hashes, RESP2/RESP3 replies)', async () => {
