@@ -30,6 +30,7 @@ function expectModelCounts(summary: Awaited<ReturnType<typeof crawl>>['summary']
   expect(summary.requestsEnqueued).toBe(model.expected.uniquePages);
   expect(summary.duplicatesFiltered).toBe(model.expected.duplicatesFiltered);
   expect(summary.everyPageExactlyOnce).toBe(true);
+  expect(summary.everyPageRecordedOnce).toBe(true);
   expect(records.map(keyOf).sort()).toEqual([...model.reachablePages].sort());
   expect(records.some((r) => /utm_|fbclid|gclid|#/.test(r.url))).toBe(false);
   // Each of the 28 URLs was requested from the server once: no variant (query order, fragment, tracking) slipped through.

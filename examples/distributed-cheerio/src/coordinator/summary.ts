@@ -56,7 +56,9 @@ export interface RunSummary {
   killedWorker: { worker: string; afterPages: number; pagesItRecorded: number } | null;
   /** No request left pending or locked, none failed, none in the dead-letter hash, no budget stop. */
   allPagesCrawled: boolean;
-  /** allPagesCrawled, and no page recorded twice. */
+  /** allPagesCrawled, and no page recorded twice (the merged output never has duplicates either way). */
+  everyPageRecordedOnce: boolean;
+  /** everyPageRecordedOnce, and no page fetched twice. */
   everyPageExactlyOnce: boolean;
   output: string;
 }
@@ -98,6 +100,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
     input.fetches === null ? refetchedRecords : [...input.fetches].filter(([, n]) => n > 1).map(([path]) => path),
   );
   const refetchedAfterKill = [...refetched].filter((path) => !retried.has(path)).length;
+  const pagesFetchedTwice = Math.max(merged.duplicated.size, refetched.size);
   const allPagesCrawled =
     q.pending === 0 && (q.locked ?? 0) === 0 && q.deadLetters === 0 && failedRequests === 0 && !stoppedByMaxRequests;
   const workerNames = new Set([...input.exits.map((e) => e.worker), ...merged.perWorker.keys()]);
@@ -116,10 +119,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
     uniquePages: merged.pages.length,
     pagesHandled: merged.recordsRead,
     duplicatePagesHandled,
-    pagesFetchedTwice: Math.max(
-      merged.duplicated.size,
-      input.fetches === null ? 0 : [...input.fetches.values()].filter((n) => n > 1).length,
-    ),
+    pagesFetchedTwice,
     pagesFetchedTwiceAfterKill: input.killed === null ? 0 : refetchedAfterKill,
     retries: { count: c.retries ?? 0, urls: input.retried.slice(0, 50) },
     duplicatesFiltered: duplicatesFiltered(c),
@@ -149,7 +149,8 @@ export function buildSummary(input: SummaryInput): RunSummary {
         ? null
         : { ...input.killed, pagesItRecorded: merged.perWorker.get(input.killed.worker) ?? 0 },
     allPagesCrawled,
-    everyPageExactlyOnce: allPagesCrawled && duplicatePagesHandled === 0,
+    everyPageRecordedOnce: allPagesCrawled && duplicatePagesHandled === 0,
+    everyPageExactlyOnce: allPagesCrawled && duplicatePagesHandled === 0 && pagesFetchedTwice === 0,
     output: input.output,
   };
 }
@@ -188,10 +189,15 @@ export function printSummary(s: RunSummary): void {
   }
   if (s.retries.count > 0) log.info(`  retries                 ${s.retries.count} failed attempt(s) retried (timeouts on a busy machine?)`);
   if (s.stoppedByMaxRequests) log.info('  stopped at --max-requests; the rest of the queue was not crawled');
+  const why = [
+    s.killedWorker !== null ? `${s.pagesFetchedTwiceAfterKill} in flight on the killed worker` : '',
+    s.retries.count > 0 ? `${s.retries.urls.length} retried after a failed attempt` : '',
+  ].filter((part) => part !== '');
   const verdict = s.everyPageExactlyOnce
     ? 'every page crawled exactly once'
     : s.allPagesCrawled
-      ? `every page crawled; ${s.pagesFetchedTwice} fetched twice (${s.pagesFetchedTwiceAfterKill} in flight on the killed worker)`
+      ? `every page crawled, each once in the output; ${s.pagesFetchedTwice} fetched twice` +
+        (why.length > 0 ? ` (${why.join(', ')})` : '')
       : 'NOT every page was crawled (see pending/locked/failed above)';
   log.info(`  result                  ${verdict}`);
   log.info(`  output                  ${s.output}`);
