@@ -1,9 +1,10 @@
-/* global process, console */
+/* global process, console, URL */
 // Benchmark of crawlee-bloom-dedup (run `npm run build` first; `npm run bench` runs this against dist/).
 // Starts its own redis-server (test-utils), so the shared 6379 is not loaded, and prints a Markdown table.
 import { createHash } from 'node:crypto';
 import { cpus } from 'node:os';
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import bloomFilters from 'bloom-filters';
 import { log } from 'crawlee';
@@ -200,8 +201,14 @@ try {
 
   const header = `Benchmark ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ` +
     `Redis ${/redis_version:(\S+)/.exec(await redis.info('server'))[1]} (own bench server), best of ${ROUNDS} runs, load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' / ')}`;
-  console.log(`${header}\n\n| measurement | result | note |\n|---|---|---|`);
-  for (const [what, value, note] of rows) console.log(`| ${what} | ${value} | ${note} |`);
+  const table = [`${header}`, '', '| measurement | result | note |', '|---|---|---|', ...rows.map(([what, value, note]) => `| ${what} | ${value} | ${note} |`)].join('\n');
+  console.log(table);
+  // `npm run bench -- --readme` also writes the table into the README between the bench markers.
+  if (process.argv.includes('--readme')) {
+    const readme = new URL('../README.md', import.meta.url);
+    const text = readFileSync(readme, 'utf8');
+    writeFileSync(readme, text.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, `<!-- bench:start -->\n${table}\n<!-- bench:end -->`));
+  }
 } finally {
   redis.disconnect();
   await server.destroy();
