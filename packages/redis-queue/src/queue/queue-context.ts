@@ -24,5 +24,8 @@ export interface QueueContext {
   readonly recoverLimit: number;
   /** Serve `getRequest` from the JSON `listAndLockHead` returned (saves one round trip per request). */
   readonly cacheLockedRequests: boolean;
+  /** Answer `prolongRequestLock` of a lock this client took less than half a lock time ago at once and extend it in
+   * the background. */
+  readonly fastProlong: boolean;
   readonly startUrls?: StartUrlFeedSettings;
 }

@@ -67,6 +67,9 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   private readonly lockedJson = new Map<string, Buffer>();
   /** Ids this client locked and has not handled, reclaimed or released yet (for {@link RedisRequestQueueClient.releaseLocks}). */
   private readonly heldLocks = new Set<string>();
+  /** Locks taken by the last listAndLockHead calls: local monotonic time, lock length, Redis-time expiry (for the
+   * `fastProlong` option). */
+  private readonly freshLocks = new Map<string, { lockedAt: number; lockMs: number; expiresAt: number }>();
 
   /**
    * @param ctx - connection and settings shared by the storage client
@@ -267,6 +270,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     const encoded = encodeRequest(request);
     this.lockedJson.delete(encoded.id);
     this.heldLocks.delete(encoded.id);
+    this.freshLocks.delete(encoded.id);
     const reply = (await this.script('updateRequest', [
       encoded.id,
       encoded.json,
@@ -282,6 +286,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @param id - the request id */
   async deleteRequest(id: string): Promise<unknown> {
     this.lockedJson.delete(id);
+    this.freshLocks.delete(id);
     return this.script('deleteRequest', [id, this.offset()]);
   }
 
@@ -311,10 +316,12 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   }
 
   private async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
+    const lockMs = Math.round(lockSecs * 1000);
+    const lockedAt = performance.now();
     // Buffers: stored bytes go back to the dead-letter script unchanged, even when they are not UTF-8.
     const reply = (await this.script(
       'listAndLockHead',
-      [limit, Math.round(lockSecs * 1000), this.clientKey, this.offset(), this.ctx.recoverLimit],
+      [limit, lockMs, this.clientKey, this.offset(), this.ctx.recoverLimit],
       [],
       true,
     )) as Array<Buffer | number>;
@@ -332,6 +339,10 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
         this.lockedJson.set(id, raw);
       }
       this.heldLocks.add(id);
+      if (this.ctx.fastProlong) {
+        if (this.freshLocks.size >= CACHE_LIMIT) this.freshLocks.clear();
+        this.freshLocks.set(id, { lockedAt, lockMs, expiresAt: Number(reply[2]) + lockMs });
+      }
       items.push(toHeadItem(decoded.request));
     }
     return {
@@ -356,19 +367,47 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @throws {@link RequestNotFoundError} for an unknown id
    */
   async prolongRequestLock(id: string, options: ProlongRequestLockOptions): Promise<ProlongRequestLockResult> {
+    const fresh = this.freshLocks.get(id);
+    this.freshLocks.delete(id);
+    if (fresh && this.ctx.fastProlong && !options?.forefront && options?.lockSecs > 0) {
+      const lockMs = Math.round(options.lockSecs * 1000);
+      if (performance.now() - fresh.lockedAt < fresh.lockMs / 2) {
+        // Locked by this client moments ago, so nobody else can hold it: extend in the background (same rule as the
+        // script) and answer now. Commands on one connection run in order, so later calls see the new expiry.
+        const from = this.ctx.prolongLockFrom === 'expiry' ? fresh.expiresAt : fresh.expiresAt - fresh.lockMs;
+        this.prolong(id, lockMs, false, this.ctx.prolongLockFrom).catch((error: unknown) => {
+          log.debug(`crawlee-redis-queue: background lock prolongation of ${id} failed`, { error: String(error) });
+        });
+        return { lockExpiresAt: new Date(from + lockMs) };
+      }
+    }
+    return this.prolongChecked(id, options, this.ctx.prolongLockFrom);
+  }
+
+  /**
+   * Sets this client's lock to expire `lockSecs` from now (Redis time), whatever the prolong mode: the call for a
+   * heartbeat of a handler that runs longer than the lock (repeated `prolongRequestLock` calls in the default
+   * `'expiry'` mode would pile lock time up, delaying recovery if the worker dies).
+   *
+   * @param id - the request id
+   * @param options - `lockSecs`
+   * @returns the new expiry (Redis time)
+   * @throws {@link LockLostError} when the lock expired and was recovered or another client holds it
+   * @throws {@link RequestAlreadyHandledError} for a handled request
+   * @throws {@link RequestNotFoundError} for an unknown id
+   */
+  async refreshRequestLock(id: string, options: { lockSecs: number }): Promise<ProlongRequestLockResult> {
+    this.freshLocks.delete(id);
+    return this.prolongChecked(id, { lockSecs: options?.lockSecs }, 'now');
+  }
+
+  private async prolongChecked(id: string, options: ProlongRequestLockOptions, mode: 'expiry' | 'now'): Promise<ProlongRequestLockResult> {
     if (typeof options?.lockSecs !== 'number' || !(options.lockSecs > 0)) {
       throw new InvalidOptionsError(`prolongRequestLock lockSecs must be a positive number (got ${String(options?.lockSecs)})`);
     }
-    let expiresAt: unknown;
     try {
-      expiresAt = await this.script('prolongRequestLock', [
-        id,
-        Math.round(options.lockSecs * 1000),
-        this.clientKey,
-        options.forefront ? '1' : '0',
-        this.offset(),
-        this.ctx.prolongLockFrom,
-      ]);
+      const expiresAt = await this.prolong(id, Math.round(options.lockSecs * 1000), options.forefront ?? false, mode);
+      return { lockExpiresAt: new Date(expiresAt) };
     } catch (error) {
       // Lost, handled or gone: this client no longer holds it.
       if (error instanceof RedisQueueError && error.code !== 'REDIS_SCRIPT_ERROR') {
@@ -377,7 +416,11 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
       }
       throw error;
     }
-    return { lockExpiresAt: new Date(Number(expiresAt)) };
+  }
+
+  private async prolong(id: string, lockMs: number, forefront: boolean, mode: 'expiry' | 'now'): Promise<number> {
+    const reply = await this.script('prolongRequestLock', [id, lockMs, this.clientKey, forefront ? '1' : '0', this.offset(), mode]);
+    return Number(reply);
   }
 
   /**
@@ -390,6 +433,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   async deleteRequestLock(id: string, options: DeleteRequestLockOptions = {}): Promise<void> {
     this.lockedJson.delete(id);
     this.heldLocks.delete(id);
+    this.freshLocks.delete(id);
     await this.script('deleteRequestLock', [id, this.clientKey, options.forefront ? '1' : '0']);
   }
 
@@ -404,6 +448,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     const ids = [...this.heldLocks];
     this.heldLocks.clear();
     this.lockedJson.clear();
+    this.freshLocks.clear();
     let released = 0;
     for (let start = 0; start < ids.length; start += 500) {
       released += Number(await this.script('releaseLocks', [this.clientKey, ...ids.slice(start, start + 500)]));

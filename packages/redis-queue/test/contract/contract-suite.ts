@@ -123,6 +123,37 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       expect((error as LockLostError).lockedByOther).toBe(false);
     });
 
+    full('3. refreshRequestLock counts from now (handler heartbeats do not pile up lock time)', async () => {
+      const w = fresh();
+      const a = await w.client('a');
+      const b = await w.client('b');
+      await a.addRequest(req(1));
+      const id = expectedId('https://example.com/1');
+      await a.listAndLockHead({ limit: 1, lockSecs: 30 });
+      w.advance(10_000);
+      for (let beat = 0; beat < 3; beat++) await a.refreshRequestLock(id, { lockSecs: 30 });
+      w.advance(31_000); // 41 s after the lock, 31 s after the last beat
+      expect(names((await b.listAndLockHead({ limit: 5, lockSecs: 30 })).items)).toEqual(['1']);
+      await expect(a.refreshRequestLock(id, { lockSecs: 30 })).rejects.toBeInstanceOf(LockLostError);
+    });
+
+    full('3. fastProlong: a fresh lock is prolonged without waiting, with the same expiry rule; stale or handled ones still check', async () => {
+      const w = fresh();
+      const a = await w.client('a', { fastProlong: true });
+      const b = await w.client('b');
+      await a.batchAddRequests([req(1), req(2)]);
+      const [one, two] = (await a.listAndLockHead({ limit: 2, lockSecs: 30 })).items;
+      const { lockExpiresAt } = await a.prolongRequestLock(one!.id, { lockSecs: 30 });
+      const [sec] = (await w.redis.time()) as [number | string, number | string];
+      expect(lockExpiresAt.getTime()).toBeGreaterThan(Number(sec) * 1000 + 55_000);
+      await a.updateRequest({ ...req(2), id: two!.id, handledAt: new Date().toISOString() });
+      await expect(a.prolongRequestLock(two!.id, { lockSecs: 30 })).rejects.toBeInstanceOf(RequestAlreadyHandledError);
+      w.advance(35_000); // past the first lock, inside the prolonged one (applied in the background)
+      expect((await b.listAndLockHead({ limit: 5, lockSecs: 30 })).items).toHaveLength(0);
+      w.advance(30_000);
+      expect(names((await b.listAndLockHead({ limit: 5, lockSecs: 30 })).items)).toEqual(['1']);
+    });
+
     it('4. expired locks come back lazily at their original position (a killed worker loses nothing)', async () => {
       const w = fresh();
       const dead = await w.client('dead-worker');
