@@ -91,9 +91,13 @@ if (cfg.crawl) {
   result.handled = 0;
   result.clientTimings = timeClientMethods(queue.client);
   let before;
+  let cpuBefore;
   const measureSoFar = () => {
     result.roundTrips = sent.roundTrips - before.roundTrips;
     result.commands = sent.commands - before.commands;
+    // CPU time of this process (user + system) during the crawl: what a request costs the worker itself.
+    const cpu = process.cpuUsage(cpuBefore);
+    result.cpuMs = (cpu.user + cpu.system) / 1000;
   };
   const crawler = new BasicCrawler(
     {
@@ -116,6 +120,7 @@ if (cfg.crawl) {
   );
   if (process.send) await waitForGo();
   before = snapshot();
+  cpuBefore = process.cpuUsage();
   result.crawlStart = Date.now();
   if (cfg.maxCrawlSecs) {
     setTimeout(() => {

@@ -35,6 +35,7 @@ export async function measureMemory(n, { concurrency, memoryCapSecs }) {
     capped: Boolean(r.capped),
     finishLatencyMs: r.finishStalled || r.capped ? undefined : r.crawlEnd - r.lastHandledAt,
     finishStalled: Boolean(r.finishStalled),
+    workerCpuMsPerRequest: r.cpuMs / r.handled,
     client: msPerRequest([r], r.handled),
   };
 }
@@ -69,6 +70,7 @@ export async function measureRedis(n, workers, { concurrency, redis, redisUrl, k
     roundTripsPerRequest: sum(fleet.results.map((r) => r.roundTrips)) / handled,
     serverCommandsPerRequest: (afterCrawl.commands - afterSeed.commands) / handled,
     redisCpuUsPerRequest: ((afterCrawl.cpuSeconds - afterSeed.cpuSeconds) * 1e6) / handled,
+    workerCpuMsPerRequest: sum(fleet.results.map((r) => r.cpuMs)) / handled,
     memoryPerPendingBytes: (afterSeed.usedMemory - base.usedMemory) / n,
     memoryPerHandledBytes: (afterCrawl.usedMemory - base.usedMemory) / n,
     commandCallsPerRequest: Object.fromEntries(Object.entries(calls).map(([name, c]) => [name, c / handled])),

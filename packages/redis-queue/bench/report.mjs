@@ -77,17 +77,20 @@ export function markdown(rows, meta) {
   }
   lines.push(
     '',
-    'Redis cost per handled request (1 worker; round trips counted in the worker, commands and CPU time read from the server, script-internal commands included):',
+    'Cost per handled request. Worker CPU: user + system time of the crawler process(es) during the crawl. Redis ' +
+      '(1 worker): round trips counted in the worker; commands (script-internal ones included) and CPU time read from ' +
+      'the server; memory from `INFO memory` before seeding, after seeding (pending) and after the crawl (handled).',
     '',
-    '| requests | round trips | Redis commands | Redis CPU µs | memory per pending request | memory per handled request | finish latency ms | seed req/s |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| requests | worker CPU ms, Memory | worker CPU ms, Redis 1 / 2 workers | Redis round trips | Redis commands | Redis CPU µs | memory per pending request | memory per handled request | finish latency ms | seed req/s (Memory / Redis) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const r of rows) {
     const one = r.redis[1];
     if (!one) continue;
     lines.push(
-      `| ${int(r.n)} | ${fixed(one.roundTripsPerRequest)} | ${fixed(one.serverCommandsPerRequest, 1)} | ${fixed(one.redisCpuUsPerRequest, 0)} | ` +
-        `${int(one.memoryPerPendingBytes)} B | ${int(one.memoryPerHandledBytes)} B | ${int(one.finishLatencyMs)} | ${int(one.seedRate)} |`,
+      `| ${int(r.n)} | ${fixed(r.memory?.workerCpuMsPerRequest)} | ${fixed(one.workerCpuMsPerRequest)} / ${fixed(r.redis[2]?.workerCpuMsPerRequest)} | ` +
+        `${fixed(one.roundTripsPerRequest)} | ${fixed(one.serverCommandsPerRequest, 1)} | ${fixed(one.redisCpuUsPerRequest, 0)} | ` +
+        `${int(one.memoryPerPendingBytes)} B | ${int(one.memoryPerHandledBytes)} B | ${int(one.finishLatencyMs)} | ${int(r.memory?.seedRate)} / ${int(one.seedRate)} |`,
     );
   }
   const targets = checkTargets(rows);
