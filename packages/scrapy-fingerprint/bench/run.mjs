@@ -1,4 +1,4 @@
-/* global console, process */
+/* global console, process, Buffer */
 // Throughput of canonicalizeUrl and of the Request + fingerprint path on the public conformance corpus repeated to
 // 100,000 requests, next to Scrapy's own (Debian python3-scrapy) in the same command.
 //   npm run bench                  (after npm run build)

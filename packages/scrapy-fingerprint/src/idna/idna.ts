@@ -35,6 +35,20 @@ export function tryIdnaEncode(input: string): string | null {
       start = dot + 1;
     }
   }
+  const cached = cache.get(input);
+  if (cached !== undefined) return cached;
+  const result = encodeLabels(input);
+  if (cache.size >= CACHE_SIZE) cache.clear();
+  cache.set(input, result);
+  return result;
+}
+
+// Non-ASCII hosts repeat across a crawl and nameprep is the slowest step, so results are kept for a while (as
+// w3lib's master branch does with an lru_cache). ASCII names never reach here.
+const CACHE_SIZE = 2048;
+const cache = new Map<string, string | null>();
+
+function encodeLabels(input: string): string | null {
   const labels = input.split(DOTS);
   let trailingDot = '';
   if (labels.length > 0 && labels[labels.length - 1] === '') {

@@ -2,6 +2,8 @@ import { TITLE_CASE } from '../idna/nameprep-data.js';
 import { parseMultiMap } from '../idna/tables.js';
 
 const CASED = /\p{Cased}/u;
+// eslint-disable-next-line no-control-regex -- the ASCII range
+const ASCII = /^[\x00-\x7f]*$/;
 let titleMap: Map<number, string> | undefined;
 
 /** Python `str.upper()` (full Unicode mapping, `ß` → `SS`); JS implements the same unconditional mappings. */
@@ -19,6 +21,7 @@ export function pyLower(s: string): string {
  * title case differs from upper case for a few characters such as `ǆ` and `ß`; those come from the generated table).
  */
 export function pyTitle(s: string): string {
+  if (ASCII.test(s)) return bytesTitle(s); // ASCII: str.title() and bytes.title() agree
   titleMap ??= parseMultiMap(TITLE_CASE);
   let out = '';
   let previousCased = false;

@@ -1,4 +1,3 @@
-// eslint-disable-next-line no-control-regex -- everything outside printable ASCII is escaped
 const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
 
 function firstEscape(s: string): number {

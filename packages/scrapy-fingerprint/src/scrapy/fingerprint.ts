@@ -55,7 +55,9 @@ function processIncludeHeaders(includeHeaders: readonly string[] | undefined): B
   if (!Array.isArray(list) || list.some((h) => typeof h !== 'string')) {
     throw new InvalidRequestError('includeHeaders', 'expected an array of header names');
   }
+  // Python sorts by code point; UTF-16 order only differs when surrogates (non-BMP characters) are involved.
   const byCodePoint = (a: string, b: string): number => {
+    if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
     const x = Array.from(a, (c) => c.codePointAt(0)!);
     const y = Array.from(b, (c) => c.codePointAt(0)!);
     for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
@@ -82,6 +84,7 @@ function sha1Parts(parts: (BinaryString | Buffer)[]): string {
 }
 
 const NONE: BinaryString[] = [];
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** Scrapy 2.7+ `fingerprint()`: SHA-1 of `json.dumps({body, headers, method, url}, sort_keys=True)`. */
 function scrapyJson(req: ScrapyRequest, url: string, include: BinaryString[]): string {
@@ -122,6 +125,7 @@ export function fingerprintDetails(request: FingerprintRequest, options: Fingerp
           splitParams({ scheme: req.parts.scheme, netloc: req.parts.netloc, path: req.parts.path, query: req.parts.query,
             fragment: req.parts.fragment }),
           { keepFragments: keep },
+          true, // safe_url_string percent-encoded everything but the netloc
         )
       : canonicalizeUrl(req.url, { keepFragments: keep });
   if (recipe === 'scrapy-redis') {

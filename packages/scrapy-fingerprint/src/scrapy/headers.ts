@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
-import { type BinaryString, bytesToBinary, encodeText } from '../python/codecs.js';
+import { type BinaryString, bytesToBinary, encodeText, isAscii } from '../python/codecs.js';
 import { pyTitle } from '../python/casing.js';
 
 /** One header value as Crawlee or a caller may give it. */
@@ -44,4 +44,26 @@ export function buildHeaders(input: HeadersInput | undefined, encoding: string):
     } else list.push(valueToBytes(name, raw as HeaderValue, encoding));
   }
   return headers;
+}
+
+/**
+ * Raises what building the headers would raise (a value of a wrong type, a string the encoding cannot represent),
+ * without building them: the fingerprint only needs the headers it includes, and by default none.
+ * @throws {@link InvalidRequestError} for a value of an unsupported type
+ * @throws {@link EncodingError} for a value the encoding cannot represent
+ */
+export function checkHeaders(input: HeadersInput | undefined, encoding: string): void {
+  if (!input) return;
+  for (const name in input) {
+    if (!Object.prototype.hasOwnProperty.call(input, name)) continue;
+    if (!isAscii(name)) encodeText(pyTitle(name), encoding);
+    const raw = input[name];
+    if (raw === null || raw === undefined) continue;
+    const values = Array.isArray(raw) ? (raw as readonly HeaderValue[]) : [raw as HeaderValue];
+    for (const v of values) {
+      if (typeof v === 'string') {
+        if (!isAscii(v)) encodeText(v, encoding);
+      } else valueToBytes(name, v, encoding);
+    }
+  }
 }

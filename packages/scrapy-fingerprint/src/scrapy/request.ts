@@ -4,7 +4,7 @@ import { encodeToBuffer, isAscii } from '../python/codecs.js';
 import { pyUpper } from '../python/casing.js';
 import { escapeAjax } from '../w3lib/escape-ajax.js';
 import { safeUrlParts, type SafeUrlParts } from '../w3lib/safe-url-string.js';
-import { buildHeaders, type HeadersInput, type ScrapyHeaders } from './headers.js';
+import { buildHeaders, checkHeaders, type HeadersInput, type ScrapyHeaders } from './headers.js';
 
 /**
  * A request as Crawlee describes it (`RequestOptions` / `Request`), or as Scrapy does. Only the fields that enter the
@@ -46,6 +46,24 @@ export interface BuildRequestOptions {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** A {@link ScrapyRequest} whose headers are built on first read (fingerprints read them only for `includeHeaders`). */
+class ProcessedRequest implements ScrapyRequest {
+  private built: ScrapyHeaders | undefined;
+
+  constructor(
+    readonly url: string,
+    readonly method: string,
+    readonly body: Buffer,
+    private readonly input: HeadersInput | undefined,
+    private readonly encoding: string,
+    readonly parts: SafeUrlParts | undefined,
+  ) {}
+
+  get headers(): ScrapyHeaders {
+    return (this.built ??= buildHeaders(this.input, this.encoding));
+  }
+}
 
 /**
  * Does what Scrapy 2.18's `Request.__init__` does to url, method, body and headers.
@@ -89,5 +107,6 @@ export function buildScrapyRequest(request: FingerprintRequest, options: BuildRe
     isAscii(built.netloc) &&
     (built.path === '' || built.path.charCodeAt(0) === 0x2f) &&
     safe.charCodeAt(safe.length - 1) > 0x20;
-  return { url: safe, method, body, headers: buildHeaders(request.headers, encoding), parts: reparses ? built : undefined };
+  checkHeaders(request.headers, encoding);
+  return new ProcessedRequest(safe, method, body, request.headers, encoding, reparses ? built : undefined);
 }

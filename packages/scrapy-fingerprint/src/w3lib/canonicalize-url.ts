@@ -1,5 +1,5 @@
 import { tryIdnaEncode } from '../idna/idna.js';
-import { encodeText, UnicodeEncodeFailure } from '../python/codecs.js';
+import { encodeText, isAscii, isUtf8, UnicodeEncodeFailure } from '../python/codecs.js';
 import { quoteBinary, quotePlusBinary, unquoteBinary } from '../python/quote.js';
 import { type ParseResult, urlparse, urlunparse } from '../python/urlsplit.js';
 import { PATH_SAFE, SAFE, strip } from './safe-chars.js';
@@ -33,15 +33,17 @@ interface SafeParts {
 }
 
 /** w3lib `_safe_ParseResult`: IDNA on the whole netloc (raw on failure), quote the other parts. */
-function safeParts(p: ParseResult, encoding: string): SafeParts {
+function safeParts(p: ParseResult, encoding: string, asciiParts: boolean): SafeParts {
   const netloc = tryIdnaEncode(p.netloc) ?? p.netloc;
+  // ASCII text encodes to itself in UTF-8: skip the encoder for the usual all-ASCII URL.
+  const identity = asciiParts && isUtf8(encoding);
   return {
     scheme: p.scheme,
     netloc,
-    path: quoteBinary(encodeText(p.path, 'utf-8'), PATH_SAFE),
-    params: quoteBinary(encodeText(p.params, 'utf-8'), SAFE),
-    query: quoteBinary(encodeText(p.query, encoding), SAFE),
-    fragment: quoteBinary(encodeText(p.fragment, encoding), SAFE),
+    path: quoteBinary(asciiParts ? p.path : encodeText(p.path, 'utf-8'), PATH_SAFE),
+    params: quoteBinary(asciiParts ? p.params : encodeText(p.params, 'utf-8'), SAFE),
+    query: quoteBinary(identity ? p.query : encodeText(p.query, encoding), SAFE),
+    fragment: quoteBinary(identity ? p.fragment : encodeText(p.fragment, encoding), SAFE),
   };
 }
 
@@ -100,7 +102,7 @@ function unquotePath(path: string): string {
  * @throws {@link EncodingError} when `encoding` is unknown
  */
 export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {}): string {
-  return canonicalizeParsed(urlparse(strip(url), url), options);
+  return canonicalizeParsed(urlparse(strip(url), url), options, isAscii(url));
 }
 
 /**
@@ -108,17 +110,18 @@ export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {
  * need not re-parse the URL `safeUrlString` just built.
  * @param parsed - the parts
  * @param options - as for {@link canonicalizeUrl}
+ * @param asciiParts - the caller knows path, params, query and fragment are ASCII
  * @returns the canonical URL
  */
-export function canonicalizeParsed(parsed: ParseResult, options: CanonicalizeUrlOptions = {}): string {
+export function canonicalizeParsed(parsed: ParseResult, options: CanonicalizeUrlOptions = {}, asciiParts = false): string {
   const keepBlankValues = options.keepBlankValues ?? true;
   const keepFragments = options.keepFragments ?? false;
   let parts: SafeParts;
   try {
-    parts = safeParts(parsed, options.encoding ?? 'utf-8');
+    parts = safeParts(parsed, options.encoding ?? 'utf-8', asciiParts);
   } catch (error) {
     if (!(error instanceof UnicodeEncodeFailure)) throw error;
-    parts = safeParts(parsed, 'utf-8');
+    parts = safeParts(parsed, 'utf-8', asciiParts);
   }
 
   let query = '';

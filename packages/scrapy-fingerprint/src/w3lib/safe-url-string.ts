@@ -96,12 +96,15 @@ export function safeUrlParts(url: string, options: SafeUrlStringOptions = {}): S
   }
   if (port !== null) netloc += ':' + String(port);
 
-  const path = quotePath ? quoteBinary(encodeText(parts.path, pathEncoding), PATH_SAFEST) : parts.path;
+  const identity = isAscii(url) && isUtf8(encoding) && isUtf8(pathEncoding);
+  const path = quotePath ? quoteBinary(identity ? parts.path : encodeText(parts.path, pathEncoding), PATH_SAFEST) : parts.path;
   const query = quoteBinary(
-    encodeText(parts.query, encoding),
+    identity ? parts.query : encodeText(parts.query, encoding),
     SPECIAL_SCHEMES.has(parts.scheme) ? SPECIAL_QUERY_SAFEST : QUERY_SAFEST,
   );
-  const fragment = parts.fragment ? quoteBinary(encodeText(parts.fragment, encoding), FRAGMENT_SAFEST) : '';
+  const fragment = parts.fragment
+    ? quoteBinary(identity ? parts.fragment : encodeText(parts.fragment, encoding), FRAGMENT_SAFEST)
+    : '';
   return {
     scheme: parts.scheme,
     netloc,
