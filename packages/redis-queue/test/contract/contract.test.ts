@@ -1,0 +1,11 @@
+import { inject } from 'vitest';
+import { defineContractSuite } from './contract-suite.js';
+
+// One file for every connection flavour: Crawlee and ioredis are imported once (imports dominate on 2 cores).
+const url = () => inject('redisUrl');
+defineContractSuite('ioredis6-resp3', url, 'full');
+defineContractSuite('ioredis6-resp2', url, 'full');
+defineContractSuite('ioredis5', url, 'full');
+// Fresh local 3-master Redis Clusters (test-utils), through ioredis 6's and ioredis 5's Cluster clients.
+defineContractSuite('cluster-ioredis6', url, 'full');
+defineContractSuite('cluster-ioredis5', url, 'full');
