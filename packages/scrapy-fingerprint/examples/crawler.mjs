@@ -1,4 +1,3 @@
-/* global console */
 // A CheerioCrawler whose request queue deduplicates with Scrapy's fingerprint, against a local test site.
 // Run: npm run build && node examples/crawler.mjs
 import { createServer } from 'node:http';
