@@ -206,7 +206,7 @@ try {
       for (let i = 0; i < rawOut.length; i++) {
         const o = rawOut[i];
         const byte = Math.floor(o / 8);
-        const mask = 2 ** (o % 8);
+        const mask = 1 << (o % 8); // bit within a byte; the offset itself never meets a bitwise operator
         if ((bits[byte] & mask) === 0) bits[byte] |= mask;
       }
     }
