@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { log } from 'crawlee';
 import { RedisQueueAdmin } from 'crawlee-redis-queue';
 import { Redis } from 'ioredis';
@@ -63,6 +64,8 @@ export async function runDistributed(input: {
       ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
     },
     runDir,
+    // Machines sharing a named queue would all have a worker-1; the host name tells their records apart.
+    options.queueName === undefined ? '' : `${hostname()}/`,
   );
   const startedAt = Date.now();
   const stopOnSignal = () => {

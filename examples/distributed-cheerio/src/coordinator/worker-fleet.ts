@@ -31,13 +31,15 @@ export class WorkerFleet {
   constructor(
     private readonly base: Omit<WorkerConfig, 'worker' | 'recordsFile'>,
     private readonly runDir: string,
+    /** Prefix of worker names, e.g. the host name when several machines share a named queue. */
+    private readonly namePrefix = '',
   ) {}
 
   /** Starts one more worker process. */
   start(): string {
     this.started++;
-    const worker = `worker-${this.started}`;
-    const recordsFile = join(this.runDir, `${worker}.jsonl`);
+    const worker = `${this.namePrefix}worker-${this.started}`;
+    const recordsFile = join(this.runDir, `worker-${this.started}.jsonl`);
     this.recordsFiles.push(recordsFile);
     const config: WorkerConfig = { ...this.base, worker, recordsFile };
     const child = fork(WORKER_ENTRY, [], {
