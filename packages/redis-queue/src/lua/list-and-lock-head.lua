@@ -33,20 +33,31 @@ local out = { 0, 0, now, '' }
 local ids = {}
 if limit > 0 then ids = redis.call('ZRANGE', KEYS[4], 0, limit - 1) end
 local missing = 0
-for _, id in ipairs(ids) do
-  redis.call('ZREM', KEYS[4], id)
-  local json = redis.call('HGET', KEYS[2], id)
-  if json then
-    redis.call('ZADD', KEYS[5], lockExpiresAt, id)
-    redis.call('HSET', KEYS[6], id, clientKey)
-    out[#out + 1] = id
-    out[#out + 1] = json
-  else
-    -- Index entry without data: never hand it out; keep a trace in the dead letters.
-    redis.call('ZREM', KEYS[3], id)
-    redis.call('HSET', KEYS[7], id, '')
-    redis.call('HSET', KEYS[8], id, cjson.encode({ reason = 'request data missing', source = 'queue', at = now }))
-    missing = missing + 1
+if #ids > 0 then
+  -- One command per structure for the whole batch (not per request): this runs on every worker's poll.
+  redis.call('ZREM', KEYS[4], unpack(ids))
+  local jsons = redis.call('HMGET', KEYS[2], unpack(ids))
+  local lockArgs, ownerArgs = {}, {}
+  for i, id in ipairs(ids) do
+    local json = jsons[i]
+    if json then
+      lockArgs[#lockArgs + 1] = lockExpiresAt
+      lockArgs[#lockArgs + 1] = id
+      ownerArgs[#ownerArgs + 1] = id
+      ownerArgs[#ownerArgs + 1] = clientKey
+      out[#out + 1] = id
+      out[#out + 1] = json
+    else
+      -- Index entry without data: never hand it out; keep a trace in the dead letters.
+      redis.call('ZREM', KEYS[3], id)
+      redis.call('HSET', KEYS[7], id, '')
+      redis.call('HSET', KEYS[8], id, cjson.encode({ reason = 'request data missing', source = 'queue', at = now }))
+      missing = missing + 1
+    end
+  end
+  if #lockArgs > 0 then
+    redis.call('ZADD', KEYS[5], unpack(lockArgs))
+    redis.call('HSET', KEYS[6], unpack(ownerArgs))
   end
 end
 if missing > 0 then
