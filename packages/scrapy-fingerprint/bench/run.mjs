@@ -104,12 +104,14 @@ const rows = [
   ['fingerprints/s (`fingerprint` vs `Request()` + `fingerprint()`)', ours.fingerprint, ref?.fingerprint],
 ];
 const refName = ref ? `Scrapy ${ref.versions.scrapy} / w3lib ${ref.versions.w3lib} / Python ${ref.versions.python}` : 'Scrapy';
-const header = `| operation (n = ${fmt(n)}, best of ${rounds}) | this package, wall | ${refName}, wall | ratio (wall) | ratio (per CPU-second) |`;
-const lines = [header, '|---|---|---|---|---|'];
+const header = `| operation (n = ${fmt(n)}, best of ${rounds}) | this package: wall / per CPU-second | ${refName}: wall / per CPU-second | ratio: wall / per CPU-second |`;
+const lines = [header, '|---|---|---|---|'];
 for (const [name, a, b] of rows) {
-  lines.push(`| ${name} | ${fmt(a.wall)} | ${b ? fmt(b.wall) : 'n/a'} | ${b ? ratio(a.wall, b.wall) : 'n/a'} | ${b ? ratio(a.cpu, b.cpu) : 'n/a'} |`);
+  lines.push(
+    `| ${name} | ${fmt(a.wall)} / ${fmt(a.cpu)} | ${b ? `${fmt(b.wall)} / ${fmt(b.cpu)}` : 'n/a'} | ${b ? `**${ratio(a.wall, b.wall)}** / **${ratio(a.cpu, b.cpu)}**` : 'n/a'} |`,
+  );
 }
-lines.push(`| memory after the run | RSS ${ours.rssMiB.toFixed(0)} MiB, heap ${ours.heapMiB.toFixed(0)} MiB | ${ref ? `max RSS ${ref.maxRssMiB.toFixed(0)} MiB` : 'n/a'} | | |`);
+lines.push(`| memory after the run | RSS ${ours.rssMiB.toFixed(0)} MiB, heap ${ours.heapMiB.toFixed(0)} MiB | ${ref ? `max RSS ${ref.maxRssMiB.toFixed(0)} MiB` : 'n/a'} | |`);
 console.log(`${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), corpus: ${fpCases.length} requests / ${canonCases.length} URLs of the public vectors repeated to ${fmt(n)}`);
 console.log(lines.join('\n'));
 if (refNote) console.log(refNote);

@@ -177,8 +177,18 @@ export interface NetlocParts {
  */
 export function netlocParts(original: string, netloc: string): NetlocParts {
   if (netloc === '') return { username: null, password: null, hostname: null, port: null };
-  const { username, password } = userinfoOf(netloc);
-  return { username, password, hostname: hostnameOf(netloc), port: portOf(original, netloc) };
+  const at = netloc.lastIndexOf('@');
+  let username: string | null = null;
+  let password: string | null = null;
+  if (at >= 0) {
+    const c = netloc.indexOf(':');
+    if (c >= 0 && c < at) {
+      username = netloc.slice(0, c);
+      password = netloc.slice(c + 1, at);
+    } else username = netloc.slice(0, at);
+  }
+  const info = hostinfoOf(netloc);
+  return { username, password, hostname: lowerHost(info.hostname), port: checkPort(original, info.port) };
 }
 
 /** Python's `SplitResult.username` / `.password` (`None` → `null`). */
@@ -216,7 +226,10 @@ function hostinfoOf(netloc: string): { hostname: string; port: string | null } {
 
 /** Python's `SplitResult.hostname`: lower-cased (zone id after `%` kept), brackets removed, `null` when empty. */
 export function hostnameOf(netloc: string): string | null {
-  const { hostname } = hostinfoOf(netloc);
+  return lowerHost(hostinfoOf(netloc).hostname);
+}
+
+function lowerHost(hostname: string): string | null {
   if (!hostname) return null;
   const pct = hostname.indexOf('%');
   return pct >= 0 ? hostname.slice(0, pct).toLowerCase() + hostname.slice(pct) : hostname.toLowerCase();
@@ -227,7 +240,10 @@ export function hostnameOf(netloc: string): string | null {
  * @throws {@link InvalidUrlError} with Python's message otherwise
  */
 export function portOf(original: string, netloc: string): number | null {
-  const { port } = hostinfoOf(netloc);
+  return checkPort(original, hostinfoOf(netloc).port);
+}
+
+function checkPort(original: string, port: string | null): number | null {
   if (port === null) return null;
   if (!DIGITS.test(port)) {
     throw new InvalidUrlError(original, 'invalid-port', `Port could not be cast to integer value as ${pyRepr(port)}`);
