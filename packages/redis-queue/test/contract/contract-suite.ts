@@ -396,6 +396,26 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       expect(await admin.stats()).toEqual({ total: 0, pending: 0, locked: 0, handled: 0, deadLetters: 0 });
     });
 
+    full('start-URL feed on a key outside the queue\'s hash tag (on a Cluster: another slot, popped then committed)', async () => {
+      const w = fresh();
+      const feedKey = `${w.keyPrefix}-plain:start_urls`;
+      try {
+        await w.redis.rpush(feedKey, ...Array.from({ length: 30 }, (_, i) => `https://example.com/f${i}`), '42');
+        const c = await w.client('a', { startUrls: { key: feedKey, batchSize: 8 } });
+        const got: string[] = [];
+        for (;;) {
+          const head = await c.listAndLockHead({ limit: 25, lockSecs: 60 });
+          if (head.items.length === 0) break;
+          got.push(...names(head.items));
+        }
+        expect(got.sort()).toEqual(Array.from({ length: 30 }, (_, i) => `f${i}`).sort());
+        expect(await w.redis.llen(feedKey)).toBe(0);
+        expect((await w.admin().listDeadLetters()).map((l) => l.raw.toString())).toEqual(['42']);
+      } finally {
+        await w.redis.del(feedKey);
+      }
+    });
+
     full('enqueue side: a request with a function, a BigInt or a circular reference is rejected and nothing is written', async () => {
       const w = fresh();
       const c = await w.client('a');
