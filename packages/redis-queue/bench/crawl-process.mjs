@@ -6,19 +6,20 @@
 // { type: 'result', ... } and exits.
 //
 // argv[2] is JSON: { backend: 'memory' | 'redis', seed: number (requests to add, 0 = none), crawl: boolean,
-//                    queueName, redisUrl?, keyPrefix?, concurrency, maxCrawlSecs?, expect? }
+//                    queueName, redisUrl?, keyPrefix?, concurrency, expect? }
 //
 // Throughput is measured up to the last handled request (`lastHandledAt`); the time from there until
 // crawler.run() resolves is the finish latency, reported on its own.
 // - `expect`: when that many requests were handled, the process also sends { type: 'measured', ... } at once.
 //   MemoryStorage's queue can keep the crawler in its isFinished path for minutes, on promise chains that never
 //   yield to timers; the parent then kills the process after a grace period and keeps the 'measured' numbers.
-// - `maxCrawlSecs`: the crawl is cut short (`capped: true`), and the rate is the rate over what was handled.
+// - a time cap (processes.mjs `capSecs`): the crawl is cut short (`capped: true`), and the rate is the rate over
+//   what was handled. The parent enforces it (its own timers run; this process's may not, see above): every 500 handled requests this
+//   process sends { type: 'progress', ... } from inside the handler, and the parent keeps the last one.
 import { sent, snapshot } from './round-trips.mjs'; // first: patches ioredis before the queue connects
 import console from 'node:console';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
-import { setTimeout } from 'node:timers';
 import { BasicCrawler, Configuration, MemoryStorage, RequestQueue, log } from 'crawlee';
 
 const cfg = JSON.parse(process.argv[2]);
@@ -110,6 +111,10 @@ if (cfg.crawl) {
       requestHandler: async () => {
         result.handled++;
         result.lastHandledAt = Date.now();
+        if (result.handled % 500 === 0 && process.send) {
+          measureSoFar();
+          process.send({ ...result, type: 'progress' });
+        }
         if (result.handled === cfg.expect && process.send) {
           measureSoFar();
           process.send({ ...result, type: 'measured' });
@@ -122,13 +127,6 @@ if (cfg.crawl) {
   before = snapshot();
   cpuBefore = process.cpuUsage();
   result.crawlStart = Date.now();
-  if (cfg.maxCrawlSecs) {
-    setTimeout(() => {
-      result.capped = true;
-      measureSoFar();
-      reportAndExit();
-    }, cfg.maxCrawlSecs * 1000).unref();
-  }
   await crawler.run();
   result.crawlEnd = Date.now();
   measureSoFar();

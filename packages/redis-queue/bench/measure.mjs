@@ -25,8 +25,8 @@ function msPerRequest(results, handled) {
 /** Seeds and crawls `n` requests on a MemoryStorage queue in one process. */
 export async function measureMemory(n, { concurrency, memoryCapSecs }) {
   const r = await runOne(
-    { backend: 'memory', seed: n, crawl: true, queueName: `bench-${n}`, concurrency, expect: n, maxCrawlSecs: memoryCapSecs },
-    { finishGraceSecs: 10, hardLimitSecs: memoryCapSecs + 300 },
+    { backend: 'memory', seed: n, crawl: true, queueName: `bench-${n}`, concurrency, expect: n },
+    { finishGraceSecs: 10, hardLimitSecs: memoryCapSecs + 600, capSecs: memoryCapSecs },
   );
   return {
     handled: r.handled,

@@ -10,15 +10,19 @@ const CHILD = fileURLToPath(new URL('./crawl-process.mjs', import.meta.url));
  * @param finishGraceSecs - after a 'measured' message, how long to wait for the crawler to finish before the child
  *   is killed and the measured numbers are kept with `finishStalled: true`
  * @param hardLimitSecs - kill the child after this long in any case (a run that never ends fails the bench)
+ * @param capSecs - after 'go', kill the child after this long and keep its last progress report (`capped: true`)
  */
-function startChild(cfg, finishGraceSecs, hardLimitSecs) {
+function startChild(cfg, finishGraceSecs, hardLimitSecs, capSecs) {
   const child = fork(CHILD, [JSON.stringify(cfg)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   child.on('error', () => undefined); // a 'go' sent to a seed-only child that is already leaving
   let onReady;
   const ready = new Promise((resolve) => (onReady = resolve));
+  let startCap;
   const result = new Promise((resolve, reject) => {
     let measured;
+    let progress;
     let graceTimer;
+    let capTimer;
     const hardTimer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`bench process ran longer than ${hardLimitSecs} s`));
@@ -26,11 +30,22 @@ function startChild(cfg, finishGraceSecs, hardLimitSecs) {
     const settle = (value) => {
       clearTimeout(hardTimer);
       clearTimeout(graceTimer);
+      clearTimeout(capTimer);
       resolve(value);
+    };
+    startCap = () => {
+      if (!capSecs) return;
+      capTimer = setTimeout(() => {
+        if (measured) return; // everything was handled; the grace timer decides
+        child.kill('SIGKILL');
+        if (progress) settle({ ...progress, type: 'result', capped: true });
+        else reject(new Error(`bench process handled fewer than 500 requests in ${capSecs} s`));
+      }, capSecs * 1000);
     };
     child.on('message', (message) => {
       if (message?.type === 'ready') onReady();
       if (message?.type === 'result') settle(message);
+      if (message?.type === 'progress') progress = message;
       if (message?.type === 'measured') {
         measured = message;
         graceTimer = setTimeout(() => {
@@ -45,18 +60,21 @@ function startChild(cfg, finishGraceSecs, hardLimitSecs) {
   });
   // A child that only seeds never sends 'ready'.
   result.then(onReady, onReady);
-  return { child, ready, result };
+  return { child, ready, result, go: () => startCap?.() };
 }
 
 /**
  * Starts `count` processes with the same settings, waits until every crawler is built, releases them together and
  * returns their results plus the release time (the start of the measured interval).
  */
-export async function runFleet(count, cfg, { finishGraceSecs = 10, hardLimitSecs = 900 } = {}) {
-  const children = Array.from({ length: count }, () => startChild(cfg, finishGraceSecs, hardLimitSecs));
+export async function runFleet(count, cfg, { finishGraceSecs = 10, hardLimitSecs = 900, capSecs } = {}) {
+  const children = Array.from({ length: count }, () => startChild(cfg, finishGraceSecs, hardLimitSecs, capSecs));
   await Promise.all(children.map((c) => c.ready));
   const goAt = Date.now();
-  for (const c of children) if (c.child.connected) c.child.send({ type: 'go' });
+  for (const c of children) {
+    if (c.child.connected) c.child.send({ type: 'go' });
+    c.go();
+  }
   const results = await Promise.all(children.map((c) => c.result));
   return { goAt, results };
 }
