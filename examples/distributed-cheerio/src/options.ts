@@ -6,8 +6,11 @@ import { UsageError } from './errors/usage-error.js';
 export type DedupMode = 'bloom' | 'set' | 'none';
 export const DEDUP_MODES: readonly DedupMode[] = ['bloom', 'set', 'none'];
 
-/** The PostgreSQL documentation folder of the Debian package `postgresql-doc-15`. */
-export const POSTGRES_DOCS_DIR = '/usr/share/doc/postgresql-doc-15/html';
+/**
+ * The PostgreSQL documentation folder of the Debian package `postgresql-doc-15`; the environment variable
+ * `POSTGRES_DOCS_DIR` points elsewhere (another version, a copy).
+ */
+export const POSTGRES_DOCS_DIR = process.env.POSTGRES_DOCS_DIR ?? '/usr/share/doc/postgresql-doc-15/html';
 
 /** Everything one run needs, validated. Paths are absolute. */
 export interface RunOptions {

@@ -65,13 +65,20 @@ describe('generated demo site: the exact counts of its model', () => {
     expect(await pingRedis(summary.redisUrl!, 500)).toBe(false);
   });
 
-  it('--memory: the same crawl in one process on MemoryStorage with an in-memory Bloom filter', async () => {
+  it('a fresh machine (no docs, no Redis, no redis-server): says how to get them, crawls the demo site in one process', async () => {
     const dir = outputDir();
     dirs.push(dir);
-    const { summary, records, result } = await crawl(dir, ['--demo', '--memory']);
+    const port = await freePort();
+    const { summary, records, result } = await crawl(dir, ['--redis', `redis://127.0.0.1:${port}`], {
+      POSTGRES_DOCS_DIR: '/nonexistent/postgresql-doc-15/html',
+      REDIS_SERVER_BIN: '/nonexistent/redis-server',
+    });
+    const said = result.stdout + result.stderr;
+    expect(said).toContain('apt-get install postgresql-doc-15');
+    expect(said).toContain('no redis-server installed');
+    expect(said).toContain('crawling in ONE process');
     expect(summary.mode).toBe('memory-one-process');
     expect(summary.redisUrl).toBeNull();
-    expect(result.stdout).toContain('crawling in this process on Crawlee MemoryStorage');
     expectModelCounts(summary, records);
     expect(summary.dedupStore?.itemsAdded).toBe(28);
     expect(records.every((r) => r.worker === 'in-process')).toBe(true);

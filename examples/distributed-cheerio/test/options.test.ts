@@ -14,6 +14,10 @@ describe('resolveOptions', () => {
     else expect(options).toMatchObject({ demo: true, docsMissing: true });
   });
 
+  it('--memory forces the one-process fallback; --demo the demo site', () => {
+    expect(resolveOptions({ memory: true, demo: true }, {})).toMatchObject({ memory: true, demo: true, docsMissing: false });
+  });
+
   it('takes REDIS_URL from the environment, --redis over it', () => {
     expect(resolveOptions({}, { REDIS_URL: 'redis://10.0.0.5:6380' }).redisUrl).toBe('redis://10.0.0.5:6380');
     expect(resolveOptions({ redis: 'redis://h:1' }, { REDIS_URL: 'redis://10.0.0.5:6380' }).redisUrl).toBe('redis://h:1');
