@@ -17,7 +17,8 @@ export {
   type ConformanceOutput,
 } from './conformance/run-case.js';
 export * from './errors/index.js';
-export { nameprep as nameprepForTests } from './idna/nameprep.js';
+export { nameprep } from './idna/nameprep.js';
+export { idnaEncode } from './idna/idna.js';
 export { scrapyUniqueKey } from './crawlee/unique-key.js';
 export { fingerprintTransform } from './crawlee/transform.js';
 export {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { idnaEncode } from './idna.js';
-import { IdnaError, nameprep, nfkc32 } from './nameprep.js';
+import { IdnaError } from '../errors/idna-error.js';
+import { nameprep, nfkc32 } from './nameprep.js';
 
 // Expected values from CPython 3.11 `str.encode('idna')` (IDNA 2003), which differ from Node's `url.domainToASCII`.
 describe('idnaEncode (Python idna codec)', () => {

@@ -1,6 +1,7 @@
 import punycode from 'punycode/punycode.js';
 import { isAscii } from '../python/codecs.js';
-import { IdnaError, tryNameprep } from './nameprep.js';
+import { IdnaError } from '../errors/idna-error.js';
+import { tryNameprep } from './nameprep.js';
 
 const DOTS = /[.\u3002\uff0e\uff61]/;
 
@@ -20,11 +21,12 @@ function toAscii(label: string): string | null {
  * has its label lengths checked (no lower-casing, no validation); otherwise the name is split on `. 。 ． ｡` and each
  * label goes through nameprep and punycode.
  * @param input - a host name (or, as w3lib's canonicalize_url does, a whole netloc)
+ * @param knownAscii - the caller already knows `input` is ASCII
  * @returns the ASCII form, or `null` on failure (empty or too long label, prohibited character, bidi violation)
  */
-export function tryIdnaEncode(input: string): string | null {
+export function tryIdnaEncode(input: string, knownAscii = false): string | null {
   if (!input) return '';
-  if (isAscii(input)) {
+  if (knownAscii || isAscii(input)) {
     // Labels between dots must be 1-63 characters; the last may be empty (a trailing dot) but not 64 or longer.
     let start = 0;
     for (;;) {

@@ -1,8 +1,7 @@
 import { ASSIGNED_3_2, B1, B2_MULTI, B2_RUNS, D1, D2, NFKC_3_2_FIX, PROHIBITED } from './nameprep-data.js';
 import { addRuns, parseMultiMap, RangeSet } from './tables.js';
 
-/** Thrown inside the IDNA codec; callers fall back exactly where Python catches `UnicodeError`. */
-export class IdnaError extends Error {}
+import { IdnaError } from '../errors/idna-error.js';
 
 interface Tables {
   b1: RangeSet;
@@ -58,6 +57,8 @@ export function nfkc32(s: string): string {
 /**
  * RFC 3491 nameprep as Python's `encodings.idna.nameprep` does it (AllowUnassigned): map B.1 to nothing, case-fold
  * with B.2, NFKC of Unicode 3.2, refuse C.1.2-C.9, check the bidi rules of RFC 3454 section 6.
+ * @param label - one label of a host name
+ * @returns the prepared label
  * @throws {@link IdnaError} on a prohibited character or a bidi violation
  */
 export function nameprep(label: string): string {

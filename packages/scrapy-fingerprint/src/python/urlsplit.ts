@@ -35,9 +35,10 @@ function isSchemeChar(c: number, first: boolean): boolean {
  * Python 3.11 `urllib.parse.urlsplit` with Debian 3.11.2-6+deb12u6's bracket checks (the reference the vectors use).
  * @param url - the URL string
  * @param original - the URL to name in errors (defaults to `url`)
+ * @param knownAscii - the caller already knows `url` is ASCII (skips the NFKC netloc check, which only applies to non-ASCII)
  * @throws {@link InvalidUrlError} for unbalanced or invalid brackets and NFKC-unsafe netlocs, as Python does
  */
-export function urlsplit(url: string, original: string = url): SplitResult {
+export function urlsplit(url: string, original: string = url, knownAscii = false): SplitResult {
   if (url.length > 0 && url.charCodeAt(0) <= 0x20) url = url.replace(LEADING_C0_OR_SPACE, '');
   if (url.includes('\t') || url.includes('\r') || url.includes('\n')) url = url.replace(TAB_OR_NEWLINE, '');
   let scheme = '';
@@ -83,7 +84,7 @@ export function urlsplit(url: string, original: string = url): SplitResult {
     query = url.slice(qm + 1);
     url = url.slice(0, qm);
   }
-  checkNetloc(original, netloc);
+  if (!knownAscii) checkNetloc(original, netloc);
   return { scheme, netloc, path: url, query, fragment };
 }
 
@@ -124,8 +125,8 @@ function rpartitionAt(netloc: string): string {
 }
 
 /** Python `urlparse`: `urlsplit` plus the `;params` split for schemes in `uses_params`. */
-export function urlparse(url: string, original: string = url): ParseResult {
-  return splitParams(urlsplit(url, original));
+export function urlparse(url: string, original: string = url, knownAscii = false): ParseResult {
+  return splitParams(urlsplit(url, original, knownAscii));
 }
 
 /** The `;params` step of Python's `urlparse`, applied to a split result (modified in place). */

@@ -126,6 +126,7 @@ export function fingerprintDetails(request: FingerprintRequest, options: Fingerp
             fragment: req.parts.fragment }),
           { keepFragments: keep },
           true, // safe_url_string percent-encoded everything but the netloc
+          true, // and the fused path is only taken for an ASCII netloc
         )
       : canonicalizeUrl(req.url, { keepFragments: keep });
   if (recipe === 'scrapy-redis') {

@@ -104,7 +104,7 @@ export function buildScrapyRequest(request: FingerprintRequest, options: BuildRe
   const reparses =
     safe === built.url &&
     built.netloc !== '' &&
-    isAscii(built.netloc) &&
+    (built.ascii || isAscii(built.netloc)) &&
     (built.path === '' || built.path.charCodeAt(0) === 0x2f) &&
     safe.charCodeAt(safe.length - 1) > 0x20;
   checkHeaders(request.headers, encoding);

@@ -33,8 +33,8 @@ interface SafeParts {
 }
 
 /** w3lib `_safe_ParseResult`: IDNA on the whole netloc (raw on failure), quote the other parts. */
-function safeParts(p: ParseResult, encoding: string, asciiParts: boolean): SafeParts {
-  const netloc = tryIdnaEncode(p.netloc) ?? p.netloc;
+function safeParts(p: ParseResult, encoding: string, asciiParts: boolean, asciiNetloc: boolean): SafeParts {
+  const netloc = tryIdnaEncode(p.netloc, asciiNetloc) ?? p.netloc;
   // ASCII text encodes to itself in UTF-8: skip the encoder for the usual all-ASCII URL.
   const identity = asciiParts && isUtf8(encoding);
   return {
@@ -102,7 +102,8 @@ function unquotePath(path: string): string {
  * @throws {@link EncodingError} when `encoding` is unknown
  */
 export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {}): string {
-  return canonicalizeParsed(urlparse(strip(url), url), options, isAscii(url));
+  const ascii = isAscii(url);
+  return canonicalizeParsed(urlparse(strip(url), url, ascii), options, ascii, ascii);
 }
 
 /**
@@ -111,17 +112,23 @@ export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {
  * @param parsed - the parts
  * @param options - as for {@link canonicalizeUrl}
  * @param asciiParts - the caller knows path, params, query and fragment are ASCII
+ * @param asciiNetloc - the caller knows the netloc is ASCII
  * @returns the canonical URL
  */
-export function canonicalizeParsed(parsed: ParseResult, options: CanonicalizeUrlOptions = {}, asciiParts = false): string {
+export function canonicalizeParsed(
+  parsed: ParseResult,
+  options: CanonicalizeUrlOptions = {},
+  asciiParts = false,
+  asciiNetloc = false,
+): string {
   const keepBlankValues = options.keepBlankValues ?? true;
   const keepFragments = options.keepFragments ?? false;
   let parts: SafeParts;
   try {
-    parts = safeParts(parsed, options.encoding ?? 'utf-8', asciiParts);
+    parts = safeParts(parsed, options.encoding ?? 'utf-8', asciiParts, asciiNetloc);
   } catch (error) {
     if (!(error instanceof UnicodeEncodeFailure)) throw error;
-    parts = safeParts(parsed, 'utf-8', asciiParts);
+    parts = safeParts(parsed, 'utf-8', asciiParts, asciiNetloc);
   }
 
   let query = '';

@@ -63,6 +63,8 @@ export function safeUrlString(url: string, options: SafeUrlStringOptions = {}): 
 export interface SafeUrlParts extends SplitResult {
   /** The safe URL (`urlunsplit` of the parts). */
   url: string;
+  /** Whether the input URL was all ASCII (then so is every part). */
+  ascii: boolean;
 }
 
 /**
@@ -75,7 +77,8 @@ export function safeUrlParts(url: string, options: SafeUrlStringOptions = {}): S
   const encoding = options.encoding ?? 'utf-8';
   const pathEncoding = options.pathEncoding ?? 'utf-8';
   const quotePath = options.quotePath ?? true;
-  const parts = urlsplit(strip(url), url);
+  const ascii = isAscii(url);
+  const parts = urlsplit(strip(url), url, ascii);
   const { username, password, hostname, port } = netlocParts(url, parts.netloc);
 
   let netloc = '';
@@ -91,12 +94,12 @@ export function safeUrlParts(url: string, options: SafeUrlStringOptions = {}): S
     } else {
       // Python keeps the raw host when IDNA fails (empty label, label too long, prohibited character).
       netloc +=
-        tryIdnaEncode(hostname) ?? (isUtf8(encoding) ? hostname : decodeUtf8Strict(encodeText(hostname, encoding)));
+        tryIdnaEncode(hostname, ascii) ?? (isUtf8(encoding) ? hostname : decodeUtf8Strict(encodeText(hostname, encoding)));
     }
   }
   if (port !== null) netloc += ':' + String(port);
 
-  const identity = isAscii(url) && isUtf8(encoding) && isUtf8(pathEncoding);
+  const identity = ascii && isUtf8(encoding) && isUtf8(pathEncoding);
   const path = quotePath ? quoteBinary(identity ? parts.path : encodeText(parts.path, pathEncoding), PATH_SAFEST) : parts.path;
   const query = quoteBinary(
     identity ? parts.query : encodeText(parts.query, encoding),
@@ -106,6 +109,7 @@ export function safeUrlParts(url: string, options: SafeUrlStringOptions = {}): S
     ? quoteBinary(identity ? parts.fragment : encodeText(parts.fragment, encoding), FRAGMENT_SAFEST)
     : '';
   return {
+    ascii,
     scheme: parts.scheme,
     netloc,
     path,
