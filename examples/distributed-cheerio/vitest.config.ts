@@ -6,7 +6,7 @@ export default defineConfig({
     globalSetup: ['@crawlee-distributed/test-utils/global-setup'],
     // The end-to-end suites start worker processes; one file at a time keeps 2 cores from thrashing.
     fileParallelism: false,
-    testTimeout: 180_000,
+    testTimeout: 300_000,
     hookTimeout: 120_000,
   },
 });

@@ -16,7 +16,7 @@ export interface CliResult {
 }
 
 /** Runs `node dist/cli.js ...args` to completion. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 170_000): Promise<CliResult> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 280_000): Promise<CliResult> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (turbo runs it before the tests)`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
