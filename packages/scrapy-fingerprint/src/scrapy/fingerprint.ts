@@ -127,6 +127,7 @@ export function fingerprintDetails(request: FingerprintRequest, options: Fingerp
           { keepFragments: keep },
           true, // safe_url_string percent-encoded everything but the netloc
           true, // and the fused path is only taken for an ASCII netloc
+          true,
         )
       : canonicalizeUrl(req.url, { keepFragments: keep });
   if (recipe === 'scrapy-redis') {

@@ -113,6 +113,8 @@ export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {
  * @param options - as for {@link canonicalizeUrl}
  * @param asciiParts - the caller knows path, params, query and fragment are ASCII
  * @param asciiNetloc - the caller knows the netloc is ASCII
+ * @param alreadySafe - path, params, query and fragment come from `safeUrlString`, whose safe sets are subsets of
+ *   canonicalize_url's, so quoting them again would change nothing
  * @returns the canonical URL
  */
 export function canonicalizeParsed(
@@ -120,15 +122,20 @@ export function canonicalizeParsed(
   options: CanonicalizeUrlOptions = {},
   asciiParts = false,
   asciiNetloc = false,
+  alreadySafe = false,
 ): string {
   const keepBlankValues = options.keepBlankValues ?? true;
   const keepFragments = options.keepFragments ?? false;
   let parts: SafeParts;
-  try {
-    parts = safeParts(parsed, options.encoding ?? 'utf-8', asciiParts, asciiNetloc);
-  } catch (error) {
-    if (!(error instanceof UnicodeEncodeFailure)) throw error;
-    parts = safeParts(parsed, 'utf-8', asciiParts, asciiNetloc);
+  if (alreadySafe) {
+    parts = { ...parsed, netloc: tryIdnaEncode(parsed.netloc, asciiNetloc) ?? parsed.netloc };
+  } else {
+    try {
+      parts = safeParts(parsed, options.encoding ?? 'utf-8', asciiParts, asciiNetloc);
+    } catch (error) {
+      if (!(error instanceof UnicodeEncodeFailure)) throw error;
+      parts = safeParts(parsed, 'utf-8', asciiParts, asciiNetloc);
+    }
   }
 
   let query = '';
