@@ -35,6 +35,17 @@ export function pyTitle(s: string): string {
 
 /** Python `bytes.title()` on a binary string: ASCII letters only, any other byte is uncased. */
 export function bytesTitle(bin: string): string {
+  // Most header names are already title-cased ("Accept-Language"): detect that without building a new string.
+  let previous = false;
+  let i = 0;
+  for (; i < bin.length; i++) {
+    const c = bin.charCodeAt(i);
+    const upper = c >= 0x41 && c <= 0x5a;
+    const lower = c >= 0x61 && c <= 0x7a;
+    if (previous ? upper : lower) break;
+    previous = upper || lower;
+  }
+  if (i === bin.length) return bin;
   let out = '';
   let previousCased = false;
   for (let i = 0; i < bin.length; i++) {

@@ -47,6 +47,12 @@ export interface BuildRequestOptions {
 
 const EMPTY = Buffer.alloc(0);
 
+/** Whether urlunsplit's result ends in a character above U+0020, read from the parts (no flattening of the URL). */
+function lastCharAbove0x20(p: SafeUrlParts): boolean {
+  const last = p.fragment || p.query || p.path || p.netloc;
+  return last.charCodeAt(last.length - 1) > 0x20;
+}
+
 /** A {@link ScrapyRequest} whose headers are built on first read (fingerprints read them only for `includeHeaders`). */
 class ProcessedRequest implements ScrapyRequest {
   private built: ScrapyHeaders | undefined;
@@ -106,7 +112,7 @@ export function buildScrapyRequest(request: FingerprintRequest, options: BuildRe
     built.netloc !== '' &&
     (built.ascii || isAscii(built.netloc)) &&
     (built.path === '' || built.path.charCodeAt(0) === 0x2f) &&
-    safe.charCodeAt(safe.length - 1) > 0x20;
+    lastCharAbove0x20(built);
   checkHeaders(request.headers, encoding);
   return new ProcessedRequest(safe, method, body, request.headers, encoding, reparses ? built : undefined);
 }
