@@ -50,7 +50,9 @@ export function markdown(rows, meta) {
       `on loopback, no persistence), crawlee ${meta.crawlee}. A BasicCrawler with a no-op handler and a fixed ` +
       `concurrency of ${meta.concurrency} per process; each run in fresh processes; rates count from the moment the ` +
       `crawlers were released to the last handled request (the time until \`crawler.run()\` resolves is the finish latency). ` +
-      `Load average at the start: ${meta.loadAverage}.`,
+      `Load average at the start: ${meta.loadAverage}. Parallel CPU headroom (the same busy loop in two processes ` +
+      `at once, relative to one; 2.00x = two free cores): ${fixed(meta.headroomBefore)}x before the runs, ` +
+      `${fixed(meta.headroomAfter)}x after; "2 workers / 1" cannot exceed it.`,
     '',
     '| requests | MemoryStorage req/s | Redis, 1 worker req/s | Redis / Memory | Redis, 2 workers req/s | 2 workers / 1 |',
     '|---:|---:|---:|---:|---:|---:|',
