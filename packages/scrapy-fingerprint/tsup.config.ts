@@ -8,4 +8,5 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   loader: { '.lua': 'text' },
+  shims: true, // import.meta.url in the CommonJS build (src/crawlee/crawlee-log.ts)
 });

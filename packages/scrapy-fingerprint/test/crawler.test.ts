@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CheerioCrawler, Configuration, log, RequestQueue } from 'crawlee';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   fingerprint,
   fingerprintTransform,
@@ -26,12 +26,21 @@ const LINKS = [
   '/skip-me',
 ];
 
+// A page whose links Scrapy would not all request: Crawlee hands every one of them to transformRequestFunction.
+const MIXED_LINKS = [
+  '/good-1', 'mailto:someone@example.com', 'javascript:void(0)', 'tel:+420123456789', '/good-2',
+  'http://127.0.0.1:99999/bad-port', 'data:text/plain,x', '/good-3?b=2&a=1',
+];
+
 beforeAll(async () => {
   log.setLevel(log.LEVELS.WARNING);
   server = createServer((req, res) => {
     res.setHeader('content-type', 'text/html');
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/') res.end(`<html><body>${LINKS.map((l) => `<a href="${l}">x</a>`).join('')}</body></html>`);
+    else if (path === '/mixed') {
+      res.end(`<html><body>${MIXED_LINKS.map((l) => `<a href="${l}">x</a>`).join('')}</body></html>`);
+    }
     else res.end('<html><body>leaf</body></html>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -156,5 +165,71 @@ describe('Crawlee hooks in a real CheerioCrawler run', () => {
     // A URL Scrapy rejects fails the whole call before anything is added.
     await expect(wrapped.addRequests([{ url: `${base}/ok` }, { url: 'http://h:99999/' }])).rejects.toThrow(/Port out of range/);
     expect(queue.getTotalCount()).toBe(0);
+  });
+});
+
+describe('links Scrapy would not request (mailto:, javascript:, tel:, bad port) do not fail the page', () => {
+  async function crawlMixed(
+    queue: RequestQueue,
+    config: Configuration,
+    enqueue: (ctx: { enqueueLinks: (o: object) => Promise<unknown> }) => Promise<unknown>,
+  ): Promise<{ seen: Seen[]; failed: string[] }> {
+    const seen: Seen[] = [];
+    const failed: string[] = [];
+    const crawler = new CheerioCrawler(
+      {
+        requestQueue: queue,
+        maxRequestRetries: 0,
+        async requestHandler({ request, enqueueLinks }) {
+          seen.push({ url: request.url, method: request.method, uniqueKey: request.uniqueKey, label: request.label });
+          if (request.label === 'mixed') await enqueue({ enqueueLinks });
+        },
+        failedRequestHandler({ request }, error) {
+          failed.push(`${request.url}: ${error.message}`);
+        },
+      },
+      config,
+    );
+    await crawler.run([{ url: `${base}/mixed`, label: 'mixed' }]);
+    return { seen, failed };
+  }
+
+  it('fingerprintTransform skips them (debug log) and the good links are crawled', async () => {
+    const config = new Configuration({ persistStorage: false });
+    const queue = await RequestQueue.open(`fp-${randomUUID()}`, { config });
+    const debug = vi.spyOn(log, 'debug');
+    const skipped: string[] = [];
+    try {
+      const { seen, failed } = await crawlMixed(queue, config, async ({ enqueueLinks }) => {
+        await enqueueLinks({ selector: 'a', transformRequestFunction: fingerprintTransform(),
+          onSkippedRequest: ({ url }: { url: string }) => skipped.push(url) });
+        // Strategy 'all' keeps every http(s) URL: the transform alone must keep the rest out.
+        await enqueueLinks({ selector: 'a', strategy: 'all', transformRequestFunction: fingerprintTransform() });
+      });
+      expect(failed).toEqual([]);
+      expect(pathsOf(seen)).toEqual({ '/mixed': 1, '/good-1': 1, '/good-2': 1, '/good-3': 1 });
+      for (const s of seen.filter((x) => x.label !== 'mixed')) expect(s.uniqueKey).toBe(fingerprint({ url: s.url }));
+      expect(skipped.sort()).toEqual(['data:text/plain,x', 'javascript:void(0)', 'mailto:someone@example.com',
+        'tel:+420123456789']);
+      const loggedUrls = debug.mock.calls
+        .filter(([message]) => String(message).startsWith('fingerprintTransform'))
+        .map(([, data]) => (data as { url: string }).url);
+      expect(new Set(loggedUrls)).toEqual(new Set(skipped));
+    } finally {
+      debug.mockRestore();
+    }
+  });
+
+  it('a queue wrapped with withScrapyFingerprint never sees them through enqueueLinks (Crawlee filters first)', async () => {
+    const config = new Configuration({ persistStorage: false });
+    const queue = withScrapyFingerprint(await RequestQueue.open(`fp-${randomUUID()}`, { config }));
+    const { seen, failed } = await crawlMixed(queue, config, async ({ enqueueLinks }) => {
+      await enqueueLinks({ selector: 'a' });
+      await enqueueLinks({ selector: 'a', strategy: 'all' });
+      await enqueueLinks({ urls: [`${base}/good-1`, 'mailto:x@example.com', 'http://127.0.0.1:99999/x'], strategy: 'all' });
+    });
+    expect(failed).toEqual([]);
+    expect(pathsOf(seen)).toEqual({ '/mixed': 1, '/good-1': 1, '/good-2': 1, '/good-3': 1 });
+    for (const s of seen.filter((x) => x.label !== 'mixed')) expect(s.uniqueKey).toBe(fingerprint({ url: s.url }));
   });
 });

@@ -103,6 +103,22 @@ function scrapyJson(req: ScrapyRequest, url: string, include: BinaryString[]): s
   return `{"body": "${body}", "headers": {${headersJson}}, ${tail}`;
 }
 
+function checkRecipe(recipe: FingerprintRecipe): void {
+  if (!FINGERPRINT_RECIPES.includes(recipe)) {
+    throw new InvalidRequestError('recipe', `unknown recipe ${JSON.stringify(recipe)}; use one of ${FINGERPRINT_RECIPES.join(', ')}`);
+  }
+}
+
+/**
+ * Checks fingerprint options once, so a hook can reject bad options when it is created instead of on every request.
+ * @param options - the options
+ * @throws {@link InvalidRequestError} for an unknown recipe or malformed `includeHeaders`
+ */
+export function checkFingerprintOptions(options: FingerprintOptions): void {
+  checkRecipe(options.recipe ?? 'scrapy');
+  processIncludeHeaders(options.includeHeaders);
+}
+
 /**
  * Computes a fingerprint and returns every intermediate value.
  * @param request - the request (Crawlee `RequestOptions`-like)
@@ -113,9 +129,7 @@ function scrapyJson(req: ScrapyRequest, url: string, include: BinaryString[]): s
  */
 export function fingerprintDetails(request: FingerprintRequest, options: FingerprintOptions = {}): FingerprintDetails {
   const recipe = options.recipe ?? 'scrapy';
-  if (!FINGERPRINT_RECIPES.includes(recipe)) {
-    throw new InvalidRequestError('recipe', `unknown recipe ${JSON.stringify(recipe)}; use one of ${FINGERPRINT_RECIPES.join(', ')}`);
-  }
+  checkRecipe(recipe);
   const include = processIncludeHeaders(options.includeHeaders);
   const keepFragments = options.keepFragments ?? false;
   const req = buildScrapyRequest(request, { escapeAjax: recipe === 'scrapy-2.6' });
