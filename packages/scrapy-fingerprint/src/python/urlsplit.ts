@@ -133,16 +133,24 @@ export function urlparse(url: string, original: string = url, knownAscii = false
 export function splitParams(split: SplitResult): ParseResult {
   const s = split as ParseResult;
   s.params = '';
-  const path = s.path;
-  if (path.includes(';') && USES_PARAMS.has(s.scheme)) {
-    const slash = path.lastIndexOf('/');
-    const i = slash >= 0 ? path.indexOf(';', slash) : path.indexOf(';');
-    if (i >= 0) {
-      s.params = path.slice(i + 1);
-      s.path = path.slice(0, i);
-    }
+  const i = paramsIndex(s.scheme, s.path);
+  if (i >= 0) {
+    s.params = s.path.slice(i + 1);
+    s.path = s.path.slice(0, i);
   }
   return s;
+}
+
+/**
+ * Where `urlparse` splits `;params` off a path: the first `;` of the last segment, for schemes in `uses_params`.
+ * @param scheme - the lower-case scheme
+ * @param path - the path
+ * @returns the index of that `;`, or -1
+ */
+export function paramsIndex(scheme: string, path: string): number {
+  if (!path.includes(';') || !USES_PARAMS.has(scheme)) return -1;
+  const slash = path.lastIndexOf('/');
+  return slash >= 0 ? path.indexOf(';', slash) : path.indexOf(';');
 }
 
 /** Python 3.11 `urlunsplit`. */

@@ -3,8 +3,8 @@ import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { type BinaryString, binaryToHex, encodeText } from '../python/codecs.js';
 import { bytesTitle } from '../python/casing.js';
 import { pyJsonString } from '../python/json.js';
-import { canonicalizeParsed, canonicalizeUrl } from '../w3lib/canonicalize-url.js';
-import { splitParams } from '../python/urlsplit.js';
+import { canonicalizeSafeParts, canonicalizeUrl } from '../w3lib/canonicalize-url.js';
+import { paramsIndex } from '../python/urlsplit.js';
 import { buildScrapyRequest, type FingerprintRequest, type ScrapyRequest } from './request.js';
 
 /**
@@ -120,6 +120,21 @@ export function checkFingerprintOptions(options: FingerprintOptions): void {
 }
 
 /**
+ * `canonicalize_url(request.url)`. When the safe URL parses back into the parts safe_url_string built it from (an
+ * ASCII netloc, see `buildScrapyRequest`), those parts are canonicalized directly: every part but the netloc is
+ * already percent-encoded with sets inside canonicalize_url's, and IDNA leaves an ASCII netloc as it is.
+ */
+function canonical(req: ScrapyRequest, keepFragments: boolean): string {
+  const p = req.parts;
+  if (!p) return canonicalizeUrl(req.url, { keepFragments });
+  const semi = paramsIndex(p.scheme, p.path);
+  return semi < 0
+    ? canonicalizeSafeParts(p.scheme, p.netloc, p.path, '', p.query, p.fragment, true, keepFragments)
+    : canonicalizeSafeParts(p.scheme, p.netloc, p.path.slice(0, semi), p.path.slice(semi + 1), p.query, p.fragment,
+      true, keepFragments);
+}
+
+/**
  * Computes a fingerprint and returns every intermediate value.
  * @param request - the request (Crawlee `RequestOptions`-like)
  * @param options - recipe, headers, fragments
@@ -133,23 +148,12 @@ export function fingerprintDetails(request: FingerprintRequest, options: Fingerp
   const include = processIncludeHeaders(options.includeHeaders);
   const keepFragments = options.keepFragments ?? false;
   const req = buildScrapyRequest(request, { escapeAjax: recipe === 'scrapy-2.6' });
-  const canonical = (keep: boolean): string =>
-    req.parts
-      ? canonicalizeParsed(
-          splitParams({ scheme: req.parts.scheme, netloc: req.parts.netloc, path: req.parts.path, query: req.parts.query,
-            fragment: req.parts.fragment }),
-          { keepFragments: keep },
-          true, // safe_url_string percent-encoded everything but the netloc
-          true, // and the fused path is only taken for an ASCII netloc
-          true,
-        )
-      : canonicalizeUrl(req.url, { keepFragments: keep });
   if (recipe === 'scrapy-redis') {
-    const url = canonical(false);
+    const url = canonical(req, false);
     const json = `{"body": "${req.body.toString('hex')}", "method": ${pyJsonString(req.method)}, "url": ${pyJsonString(url)}}`;
     return { request: req, url, hashed: json, fingerprint: sha1Text(json) };
   }
-  const url = canonical(keepFragments);
+  const url = canonical(req, keepFragments);
   if (recipe === 'scrapy') {
     const json = scrapyJson(req, url, include);
     return { request: req, url, hashed: json, fingerprint: sha1Text(json) };

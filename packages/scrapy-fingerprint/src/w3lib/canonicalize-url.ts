@@ -2,6 +2,7 @@ import { tryIdnaEncode } from '../idna/idna.js';
 import { encodeText, isAscii, isUtf8, UnicodeEncodeFailure } from '../python/codecs.js';
 import { quoteBinary, quotePlusBinary, unquoteBinary } from '../python/quote.js';
 import { type ParseResult, urlparse, urlunparse } from '../python/urlsplit.js';
+import { canonicalPath } from './canonical-path.js';
 import { PATH_SAFE, SAFE, strip } from './safe-chars.js';
 
 /** Options of {@link canonicalizeUrl}. */
@@ -84,12 +85,6 @@ function parseQslToBytes(qs: string, keepBlankValues: boolean): [string, string]
 const byBytes = (a: [string, string], b: [string, string]): number =>
   a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 
-/** w3lib `_unquotepath`: keep `%2F` and `%3F` escaped, decode every other escape to raw bytes. */
-function unquotePath(path: string): string {
-  if (!path.includes('%')) return path;
-  return unquoteBinary(path.replace(/%(2f|3f)/gi, (m) => '%25' + m.slice(1).toUpperCase()));
-}
-
 /**
  * Port of w3lib 2.4.1 `canonicalize_url`, the URL inside Scrapy's fingerprint: sort the query by raw bytes (`&` and
  * `;` both separate), keep blank values, re-encode the query with `quote_plus`, decode and re-encode the path (`%2F`
@@ -128,7 +123,8 @@ export function canonicalizeParsed(
   const keepFragments = options.keepFragments ?? false;
   let parts: SafeParts;
   if (alreadySafe) {
-    parts = { ...parsed, netloc: tryIdnaEncode(parsed.netloc, asciiNetloc) ?? parsed.netloc };
+    // IDNA leaves an ASCII netloc as it is (it only checks label lengths, and keeps the raw netloc when they fail).
+    parts = asciiNetloc ? parsed : { ...parsed, netloc: tryIdnaEncode(parsed.netloc) ?? parsed.netloc };
   } else {
     try {
       parts = safeParts(parsed, options.encoding ?? 'utf-8', asciiParts, asciiNetloc);
@@ -138,24 +134,41 @@ export function canonicalizeParsed(
     }
   }
 
-  let query = '';
-  if (parts.query) {
-    const pairs = parseQslToBytes(parts.query, keepBlankValues);
+  return canonicalizeSafeParts(parts.scheme, parts.netloc, parts.path, parts.params, parts.query, parts.fragment,
+    keepBlankValues, keepFragments);
+}
+
+/**
+ * The last steps of {@link canonicalizeUrl}, on parts already made safe (IDNA netloc, quoted path, params, query and
+ * fragment): sort and re-encode the query, canonicalize the path, lower-case the host, drop the fragment.
+ * @param scheme - the scheme
+ * @param netloc - the netloc, IDNA-encoded
+ * @param path - the path, without `;params`
+ * @param params - the `;params` of the last segment, without the `;`
+ * @param query - the query, without `?`
+ * @param fragment - the fragment, without `#`
+ * @param keepBlankValues - keep query arguments with an empty value
+ * @param keepFragments - keep the fragment
+ * @returns the canonical URL
+ */
+export function canonicalizeSafeParts(scheme: string, netloc: string, path: string, params: string, query: string,
+  fragment: string, keepBlankValues: boolean, keepFragments: boolean): string {
+  let canonicalQuery = '';
+  if (query) {
+    const pairs = parseQslToBytes(query, keepBlankValues);
     if (pairs.length > 1) pairs.sort(byBytes);
     for (let i = 0; i < pairs.length; i++) {
       const [k, v] = pairs[i]!;
-      query += (i === 0 ? '' : '&') + quotePlusBinary(k) + '=' + quotePlusBinary(v);
+      canonicalQuery += (i === 0 ? '' : '&') + quotePlusBinary(k) + '=' + quotePlusBinary(v);
     }
   }
-  const path = quoteBinary(unquotePath(parts.path), PATH_SAFE) || '/';
-  const fragment = keepFragments ? parts.fragment : '';
 
   // w3lib >= 2.2.1 lower-cases only what follows the last `@` (the host and port), and strips trailing colons.
-  const at = parts.netloc.lastIndexOf('@');
-  let host = parts.netloc.slice(at + 1).toLowerCase();
+  const at = netloc.lastIndexOf('@');
+  let host = netloc.slice(at + 1).toLowerCase();
   let end = host.length;
   while (end > 0 && host.charCodeAt(end - 1) === 0x3a) end--;
   if (end < host.length) host = host.slice(0, end);
-  const netloc = at >= 0 ? parts.netloc.slice(0, at + 1) + host : host;
-  return urlunparse(parts.scheme, netloc, path, parts.params, query, fragment);
+  return urlunparse(scheme, at >= 0 ? netloc.slice(0, at + 1) + host : host, canonicalPath(path) || '/', params,
+    canonicalQuery, keepFragments ? fragment : '');
 }
