@@ -39,12 +39,13 @@ process.on('unhandledRejection', (error) => {
 const requestFor = (i) => ({ url: `http://localhost/r/${i}`, userData: { i } });
 
 // Lock prolongation for a handler longer than the lock: what a user does through the queue client, since Crawlee's
-// crawler prolongs a lock only when it fetches the request. Each beat is recorded as
+// crawler prolongs a lock only when it fetches the request. refreshRequestLock counts from now (owner-checked), so
+// beats do not pile up lock time (FINDINGS.md F2). Each beat is recorded as
 //   P <i> <ts> ok|lost
 function startHeartbeat(request, i) {
   return setInterval(() => {
     queue.client
-      .prolongRequestLock(request.id, { lockSecs: queue.requestLockSecs })
+      .refreshRequestLock(request.id, { lockSecs: queue.requestLockSecs })
       .then(() => record(`P ${i} ${Date.now()} ok`))
       .catch(() => record(`P ${i} ${Date.now()} lost`));
   }, config.heartbeatMs);
