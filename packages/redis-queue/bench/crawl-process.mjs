@@ -6,7 +6,7 @@
 // { type: 'result', ... } and exits.
 //
 // argv[2] is JSON: { backend: 'memory' | 'redis', seed: number (requests to add, 0 = none), crawl: boolean,
-//                    queueName, redisUrl?, keyPrefix?, concurrency, expect? }
+//                    queueName, redisUrl?, keyPrefix?, queueOptions?, concurrency, expect? }
 //
 // Throughput is measured up to the last handled request (`lastHandledAt`); the time from there until
 // crawler.run() resolves is the finish latency, reported on its own.
@@ -34,7 +34,12 @@ async function openQueue() {
   }
   // Loaded only here, so the MemoryStorage runs do not even load the Redis package.
   const { openRedisRequestQueue } = await import('crawlee-redis-queue');
-  return openRedisRequestQueue(cfg.queueName, { redis: cfg.redisUrl, keyPrefix: cfg.keyPrefix, requestHandlerTimeoutSecs: 60 });
+  return openRedisRequestQueue(cfg.queueName, {
+    redis: cfg.redisUrl,
+    keyPrefix: cfg.keyPrefix,
+    requestHandlerTimeoutSecs: 60,
+    ...cfg.queueOptions,
+  });
 }
 
 /** Wraps the queue client's methods to sum the time the crawler waits on each (where a request's time goes). */

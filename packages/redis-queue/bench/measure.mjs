@@ -44,13 +44,13 @@ export async function measureMemory(n, { concurrency, memoryCapSecs }) {
  * Seeds `n` requests into a fresh Redis queue from one process, then crawls it with `workers` processes released
  * together; reads the server's counters around both phases, then drops the queue.
  */
-export async function measureRedis(n, workers, { concurrency, redis, redisUrl, keyPrefix, admin }) {
+export async function measureRedis(n, workers, { concurrency, redis, redisUrl, keyPrefix, admin, queueOptions }) {
   const queueName = `bench-${n}-${workers}w`;
   const base = await serverCounters(redis);
   const seed = await runOne({ backend: 'redis', seed: n, crawl: false, queueName, redisUrl, keyPrefix, concurrency });
   const afterSeed = await serverCounters(redis);
   const callsBefore = await commandCalls(redis);
-  const fleet = await runFleet(workers, { backend: 'redis', seed: 0, crawl: true, queueName, redisUrl, keyPrefix, concurrency });
+  const fleet = await runFleet(workers, { backend: 'redis', seed: 0, crawl: true, queueName, redisUrl, keyPrefix, queueOptions, concurrency });
   const afterCrawl = await serverCounters(redis);
   const calls = callsDelta(callsBefore, await commandCalls(redis));
   const stats = await admin(queueName).stats();

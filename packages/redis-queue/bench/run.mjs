@@ -6,6 +6,7 @@
 //
 // Options: --sizes 2000,10000,100000  --workers 1,2  --concurrency 50  --memory-cap-secs 120
 //          --skip-memory  --no-write  --json (print every measurement as JSON too)
+//          --queue-options '{"fastProlong":true}' (extra openRedisRequestQueue options for the crawling workers)
 // The default concurrency of 50 per process keeps enough requests in flight to hide Redis round trips (Crawlee's
 // own default lets the autoscaled pool go up to 200); MemoryStorage is CPU-bound and runs at the same setting.
 import console from 'node:console';
@@ -30,12 +31,14 @@ const { values: opts } = parseArgs({
     'skip-memory': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    'queue-options': { type: 'string', default: '{}' },
   },
 });
 const sizes = opts.sizes.split(',').map(Number);
 const workerCounts = opts.workers.split(',').map(Number);
 const concurrency = Number(opts.concurrency);
 const memoryCapSecs = Number(opts['memory-cap-secs']);
+const queueOptions = JSON.parse(opts['queue-options']);
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const crawleeVersion = JSON.parse(readFileSync(here('../../../node_modules/crawlee/package.json'), 'utf8')).version;
@@ -61,6 +64,7 @@ const meta = {
   concurrency,
   memoryCapSecs,
   loadAverage: loadavg().map((x) => x.toFixed(1)).join(', '),
+  queueOptions,
 };
 
 meta.headroomBefore = await parallelHeadroom();
@@ -77,7 +81,7 @@ try {
     }
     for (const workers of workerCounts) {
       log(`Redis, ${n} requests, ${workers} worker process(es)`);
-      row.redis[workers] = await measureRedis(n, workers, { concurrency, redis, redisUrl: server.url, keyPrefix, admin });
+      row.redis[workers] = await measureRedis(n, workers, { concurrency, redis, redisUrl: server.url, keyPrefix, admin, queueOptions });
       const r = row.redis[workers];
       log(`  ${Math.round(r.rate)} req/s, ${r.roundTripsPerRequest.toFixed(2)} round trips/request, handled ${r.handled} (queue says ${r.queueHandled})`);
     }
