@@ -24,6 +24,7 @@ const USES_PARAMS = new Set(['', 'ftp', 'hdl', 'prospero', 'http', 'imap', 'http
 // eslint-disable-next-line no-control-regex -- Python strips C0 controls and space (WHATWG's set)
 const LEADING_C0_OR_SPACE = /^[\x00-\x20]+/;
 const TAB_OR_NEWLINE = /[\t\r\n]/g;
+const HAS_TAB_OR_NEWLINE = /[\t\r\n]/;
 
 function isSchemeChar(c: number, first: boolean): boolean {
   const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
@@ -36,11 +37,14 @@ function isSchemeChar(c: number, first: boolean): boolean {
  * @param url - the URL string
  * @param original - the URL to name in errors (defaults to `url`)
  * @param knownAscii - the caller already knows `url` is ASCII (skips the NFKC netloc check, which only applies to non-ASCII)
+ * @param stripped - the caller already ran w3lib's `_strip` (which removes all that urlsplit strips)
  * @throws {@link InvalidUrlError} for unbalanced or invalid brackets and NFKC-unsafe netlocs, as Python does
  */
-export function urlsplit(url: string, original: string = url, knownAscii = false): SplitResult {
-  if (url.length > 0 && url.charCodeAt(0) <= 0x20) url = url.replace(LEADING_C0_OR_SPACE, '');
-  if (url.includes('\t') || url.includes('\r') || url.includes('\n')) url = url.replace(TAB_OR_NEWLINE, '');
+export function urlsplit(url: string, original: string = url, knownAscii = false, stripped = false): SplitResult {
+  if (!stripped) {
+    if (url.length > 0 && url.charCodeAt(0) <= 0x20) url = url.replace(LEADING_C0_OR_SPACE, '');
+    if (HAS_TAB_OR_NEWLINE.test(url)) url = url.replace(TAB_OR_NEWLINE, '');
+  }
   let scheme = '';
   let netloc = '';
   let query = '';
@@ -125,8 +129,8 @@ function rpartitionAt(netloc: string): string {
 }
 
 /** Python `urlparse`: `urlsplit` plus the `;params` split for schemes in `uses_params`. */
-export function urlparse(url: string, original: string = url, knownAscii = false): ParseResult {
-  return splitParams(urlsplit(url, original, knownAscii));
+export function urlparse(url: string, original: string = url, knownAscii = false, stripped = false): ParseResult {
+  return splitParams(urlsplit(url, original, knownAscii, stripped));
 }
 
 /** The `;params` step of Python's `urlparse`, applied to a split result (modified in place). */

@@ -129,9 +129,9 @@ function canonical(req: ScrapyRequest, keepFragments: boolean): string {
   if (!p) return canonicalizeUrl(req.url, { keepFragments });
   const semi = paramsIndex(p.scheme, p.path);
   return semi < 0
-    ? canonicalizeSafeParts(p.scheme, p.netloc, p.path, '', p.query, p.fragment, true, keepFragments)
+    ? canonicalizeSafeParts(p.scheme, p.netloc, p.path, '', p.query, p.fragment, true, keepFragments, p.lowerHost)
     : canonicalizeSafeParts(p.scheme, p.netloc, p.path.slice(0, semi), p.path.slice(semi + 1), p.query, p.fragment,
-      true, keepFragments);
+      true, keepFragments, p.lowerHost);
 }
 
 /**

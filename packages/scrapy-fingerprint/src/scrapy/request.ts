@@ -93,7 +93,9 @@ export function buildScrapyRequest(request: FingerprintRequest, options: BuildRe
   const built = safeUrlParts(url, { encoding });
   let safe = built.url;
   if (options.escapeAjax) safe = escapeAjax(safe);
-  if (!safe.includes('://') && !safe.startsWith('about:') && !safe.startsWith('data:')) {
+  // With a scheme and a netloc, urlunsplit wrote `scheme://netloc...`: no need to flatten and scan the URL.
+  const hasSchemeSeparator = (safe === built.url && built.scheme !== '' && built.netloc !== '') || safe.includes('://');
+  if (!hasSchemeSeparator && !safe.startsWith('about:') && !safe.startsWith('data:')) {
     throw new InvalidUrlError(url, 'missing-scheme', `Missing scheme in request url: ${safe}`);
   }
   const rawBody = request.payload ?? request.body;

@@ -98,7 +98,7 @@ const byBytes = (a: [string, string], b: [string, string]): number =>
  */
 export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {}): string {
   const ascii = isAscii(url);
-  return canonicalizeParsed(urlparse(strip(url), url, ascii), options, ascii, ascii);
+  return canonicalizeParsed(urlparse(strip(url), url, ascii, true), options, ascii, ascii);
 }
 
 /**
@@ -135,7 +135,7 @@ export function canonicalizeParsed(
   }
 
   return canonicalizeSafeParts(parts.scheme, parts.netloc, parts.path, parts.params, parts.query, parts.fragment,
-    keepBlankValues, keepFragments);
+    keepBlankValues, keepFragments, false);
 }
 
 /**
@@ -149,10 +149,11 @@ export function canonicalizeParsed(
  * @param fragment - the fragment, without `#`
  * @param keepBlankValues - keep query arguments with an empty value
  * @param keepFragments - keep the fragment
+ * @param lowerHost - the caller knows what follows the netloc's last `@` is lower-case and ends in no `:`
  * @returns the canonical URL
  */
 export function canonicalizeSafeParts(scheme: string, netloc: string, path: string, params: string, query: string,
-  fragment: string, keepBlankValues: boolean, keepFragments: boolean): string {
+  fragment: string, keepBlankValues: boolean, keepFragments: boolean, lowerHost: boolean): string {
   let canonicalQuery = '';
   if (query) {
     const pairs = parseQslToBytes(query, keepBlankValues);
@@ -163,12 +164,16 @@ export function canonicalizeSafeParts(scheme: string, netloc: string, path: stri
     }
   }
 
-  // w3lib >= 2.2.1 lower-cases only what follows the last `@` (the host and port), and strips trailing colons.
+  return urlunparse(scheme, lowerHost ? netloc : canonicalNetloc(netloc), canonicalPath(path) || '/', params,
+    canonicalQuery, keepFragments ? fragment : '');
+}
+
+/** w3lib 2.2.1 and later lower-cases only what follows the last `@` (the host and port), and strips trailing colons. */
+function canonicalNetloc(netloc: string): string {
   const at = netloc.lastIndexOf('@');
   let host = netloc.slice(at + 1).toLowerCase();
   let end = host.length;
   while (end > 0 && host.charCodeAt(end - 1) === 0x3a) end--;
   if (end < host.length) host = host.slice(0, end);
-  return urlunparse(scheme, at >= 0 ? netloc.slice(0, at + 1) + host : host, canonicalPath(path) || '/', params,
-    canonicalQuery, keepFragments ? fragment : '');
+  return at >= 0 ? netloc.slice(0, at + 1) + host : host;
 }

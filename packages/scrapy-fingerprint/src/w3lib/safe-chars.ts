@@ -25,14 +25,29 @@ export const USERINFO_SAFEST = safeTable(without(UNRESERVED + SUB_DELIMS + ':', 
 /** WHATWG special schemes (w3lib `_SPECIAL_SCHEMES`). */
 export const SPECIAL_SCHEMES = new Set(['ftp', 'file', 'http', 'https', 'ws', 'wss']);
 
+/**
+ * Whether a (lower-case) scheme is in {@link SPECIAL_SCHEMES}. Compares directly: a scheme is a freshly sliced string,
+ * and a Set lookup would hash it on every URL.
+ */
+export function isSpecialScheme(scheme: string): boolean {
+  switch (scheme.length) {
+    case 4: return scheme === 'http' || scheme === 'file';
+    case 5: return scheme === 'https';
+    case 3: return scheme === 'ftp' || scheme === 'wss';
+    case 2: return scheme === 'ws';
+    default: return false;
+  }
+}
+
 // eslint-disable-next-line no-control-regex -- Python and w3lib define these sets by C0 code points
 const C0_OR_SPACE_EDGES = /^[\x00-\x20]+|[\x00-\x20]+$/g;
 const TAB_OR_NEWLINE = /[\t\r\n]/g;
+const HAS_TAB_OR_NEWLINE = /[\t\r\n]/;
 
 /** w3lib `_strip`: strip C0 controls and space at both ends, then remove every tab, CR and LF. */
 export function strip(url: string): string {
   const n = url.length;
   if (n > 0 && (url.charCodeAt(0) <= 0x20 || url.charCodeAt(n - 1) <= 0x20)) url = url.replace(C0_OR_SPACE_EDGES, '');
-  if (url.includes('\t') || url.includes('\r') || url.includes('\n')) url = url.replace(TAB_OR_NEWLINE, '');
+  if (HAS_TAB_OR_NEWLINE.test(url)) url = url.replace(TAB_OR_NEWLINE, '');
   return url;
 }

@@ -8,7 +8,7 @@ import {
   PATH_SAFEST,
   QUERY_SAFEST,
   SPECIAL_QUERY_SAFEST,
-  SPECIAL_SCHEMES,
+  isSpecialScheme,
   strip,
   USERINFO_SAFEST,
 } from './safe-chars.js';
@@ -65,6 +65,12 @@ export interface SafeUrlParts extends SplitResult {
   url: string;
   /** Whether the input URL was all ASCII (then so is every part). */
   ascii: boolean;
+  /**
+   * Whether what follows the netloc's last `@` is already lower-case and ends in no `:` (what canonicalize_url makes
+   * of it): the host was lower-cased, and IDNA keeps an ASCII host as it is. Not so for an IPv6 zone id (`%Eth0`),
+   * which `.hostname` keeps as is, or a non-ASCII host.
+   */
+  lowerHost: boolean;
 }
 
 /**
@@ -78,7 +84,7 @@ export function safeUrlParts(url: string, options: SafeUrlStringOptions = {}): S
   const pathEncoding = options.pathEncoding ?? 'utf-8';
   const quotePath = options.quotePath ?? true;
   const ascii = isAscii(url);
-  const parts = urlsplit(strip(url), url, ascii);
+  const parts = urlsplit(strip(url), url, ascii, true);
   const { username, password, hostname, port } = netlocParts(url, parts.netloc);
 
   let netloc = '';
@@ -103,13 +109,14 @@ export function safeUrlParts(url: string, options: SafeUrlStringOptions = {}): S
   const path = quotePath ? quoteBinary(identity ? parts.path : encodeText(parts.path, pathEncoding), PATH_SAFEST) : parts.path;
   const query = quoteBinary(
     identity ? parts.query : encodeText(parts.query, encoding),
-    SPECIAL_SCHEMES.has(parts.scheme) ? SPECIAL_QUERY_SAFEST : QUERY_SAFEST,
+    isSpecialScheme(parts.scheme) ? SPECIAL_QUERY_SAFEST : QUERY_SAFEST,
   );
   const fragment = parts.fragment
     ? quoteBinary(identity ? parts.fragment : encodeText(parts.fragment, encoding), FRAGMENT_SAFEST)
     : '';
   return {
     ascii,
+    lowerHost: hostname === null || (!hostname.includes('%') && (ascii || isAscii(hostname))),
     scheme: parts.scheme,
     netloc,
     path,
