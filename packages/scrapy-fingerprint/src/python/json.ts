@@ -9,6 +9,15 @@ function firstEscape(s: string): number {
 }
 
 /**
+ * Whether {@link pyJsonString} would escape anything in `s`.
+ * @param s - the text
+ * @returns true when `s` has a character outside U+0020-U+007E, a `"` or a `\`
+ */
+export function needsJsonEscape(s: string): boolean {
+  return (s.length > 24 ? s.search(NEEDS_ESCAPE) : firstEscape(s)) >= 0;
+}
+
+/**
  * A JSON string literal exactly as Python's `json.dumps` writes it with `ensure_ascii=True`: `\"`, `\\`, the short
  * escapes `\n \r \t \b \f`, and `\u00xx` (lowercase hex) for everything outside U+0020-U+007E, non-BMP characters as
  * surrogate pairs. `/` is not escaped.

@@ -2,7 +2,7 @@ import * as crypto from 'node:crypto';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { type BinaryString, binaryToHex, encodeText } from '../python/codecs.js';
 import { bytesTitle } from '../python/casing.js';
-import { pyJsonString } from '../python/json.js';
+import { needsJsonEscape, pyJsonString } from '../python/json.js';
 import { canonicalizeSafeParts, canonicalizeUrl } from '../w3lib/canonicalize-url.js';
 import { paramsIndex } from '../python/urlsplit.js';
 import { buildScrapyRequest, type FingerprintRequest, type ScrapyRequest } from './request.js';
@@ -84,12 +84,25 @@ function sha1Parts(parts: (BinaryString | Buffer)[]): string {
 }
 
 const NONE: BinaryString[] = [];
+const ESCAPE_AJAX = { escapeAjax: true };
+const NO_ESCAPE_AJAX = { escapeAjax: false };
 const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * The canonical URL as a JSON string. Built from safe parts, everything but the netloc is percent-encoded with a safe
+ * set of printable ASCII without `"` and `\`, so only the netloc (short) is scanned for characters to escape.
+ */
+function jsonUrl(req: ScrapyRequest, url: string): string {
+  return req.parts && !needsJsonEscape(req.parts.netloc) ? '"' + url + '"' : pyJsonString(url);
+}
+
+/** `json.dumps` of the method: almost always `"GET"`. */
+const jsonMethod = (method: string): string => (method === 'GET' ? '"GET"' : pyJsonString(method));
 
 /** Scrapy 2.7+ `fingerprint()`: SHA-1 of `json.dumps({body, headers, method, url}, sort_keys=True)`. */
 function scrapyJson(req: ScrapyRequest, url: string, include: BinaryString[]): string {
   const body = req.body.length ? req.body.toString('hex') : '';
-  const tail = `"method": ${pyJsonString(req.method)}, "url": ${pyJsonString(url)}}`;
+  const tail = `"method": ${jsonMethod(req.method)}, "url": ${jsonUrl(req, url)}}`;
   if (include.length === 0) return `{"body": "${body}", "headers": {}, ${tail}`;
   const headers = new Map<string, string[]>();
   for (const name of include) {
@@ -147,10 +160,10 @@ export function fingerprintDetails(request: FingerprintRequest, options: Fingerp
   checkRecipe(recipe);
   const include = processIncludeHeaders(options.includeHeaders);
   const keepFragments = options.keepFragments ?? false;
-  const req = buildScrapyRequest(request, { escapeAjax: recipe === 'scrapy-2.6' });
+  const req = buildScrapyRequest(request, recipe === 'scrapy-2.6' ? ESCAPE_AJAX : NO_ESCAPE_AJAX);
   if (recipe === 'scrapy-redis') {
     const url = canonical(req, false);
-    const json = `{"body": "${req.body.toString('hex')}", "method": ${pyJsonString(req.method)}, "url": ${pyJsonString(url)}}`;
+    const json = `{"body": "${req.body.toString('hex')}", "method": ${jsonMethod(req.method)}, "url": ${jsonUrl(req, url)}}`;
     return { request: req, url, hashed: json, fingerprint: sha1Text(json) };
   }
   const url = canonical(req, keepFragments);

@@ -46,6 +46,7 @@ export interface BuildRequestOptions {
 }
 
 const EMPTY = Buffer.alloc(0);
+const UTF8 = { encoding: 'utf-8' };
 
 /** Whether urlunsplit's result ends in a character above U+0020, read from the parts (no flattening of the URL). */
 function lastCharAbove0x20(p: SafeUrlParts): boolean {
@@ -90,7 +91,7 @@ export function buildScrapyRequest(request: FingerprintRequest, options: BuildRe
   }
   const encoding = request.encoding ?? 'utf-8';
   const method = request.method === undefined || request.method === 'GET' ? 'GET' : pyUpper(String(request.method));
-  const built = safeUrlParts(url, { encoding });
+  const built = safeUrlParts(url, encoding === 'utf-8' ? UTF8 : { encoding });
   let safe = built.url;
   if (options.escapeAjax) safe = escapeAjax(safe);
   // With a scheme and a netloc, urlunsplit wrote `scheme://netloc...`: no need to flatten and scan the URL.

@@ -1,9 +1,9 @@
 import { tryIdnaEncode } from '../idna/idna.js';
-import { encodeText, isAscii, isUtf8, UnicodeEncodeFailure } from '../python/codecs.js';
+import { encodeText, isUtf8, UnicodeEncodeFailure } from '../python/codecs.js';
 import { quoteBinary, quotePlusBinary, unquoteBinary } from '../python/quote.js';
 import { type ParseResult, urlparse, urlunparse } from '../python/urlsplit.js';
 import { canonicalPath } from './canonical-path.js';
-import { PATH_SAFE, SAFE, strip } from './safe-chars.js';
+import { PATH_SAFE, SAFE, stripAscii } from './safe-chars.js';
 
 /** Options of {@link canonicalizeUrl}. */
 export interface CanonicalizeUrlOptions {
@@ -97,8 +97,8 @@ const byBytes = (a: [string, string], b: [string, string]): number =>
  * @throws {@link EncodingError} when `encoding` is unknown
  */
 export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {}): string {
-  const ascii = isAscii(url);
-  return canonicalizeParsed(urlparse(strip(url), url, ascii, true), options, ascii, ascii);
+  const { stripped, ascii } = stripAscii(url);
+  return canonicalizeParsed(urlparse(stripped, url, ascii, true), options, ascii, ascii);
 }
 
 /**

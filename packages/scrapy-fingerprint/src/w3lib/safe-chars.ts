@@ -1,3 +1,4 @@
+import { isAscii } from '../python/codecs.js';
 import { safeTable } from '../python/quote.js';
 
 // The percent-encoding safe sets of w3lib 2.4.1 `w3lib/url.py` (RFC 3986 sections 2.2 and 2.3, plus `|` and `%`).
@@ -46,8 +47,25 @@ const HAS_TAB_OR_NEWLINE = /[\t\r\n]/;
 
 /** w3lib `_strip`: strip C0 controls and space at both ends, then remove every tab, CR and LF. */
 export function strip(url: string): string {
-  const n = url.length;
-  if (n > 0 && (url.charCodeAt(0) <= 0x20 || url.charCodeAt(n - 1) <= 0x20)) url = url.replace(C0_OR_SPACE_EDGES, '');
+  url = stripEdges(url);
   if (HAS_TAB_OR_NEWLINE.test(url)) url = url.replace(TAB_OR_NEWLINE, '');
   return url;
+}
+
+/** The first half of {@link strip}: C0 controls and space at both ends. */
+function stripEdges(url: string): string {
+  const n = url.length;
+  return n > 0 && (url.charCodeAt(0) <= 0x20 || url.charCodeAt(n - 1) <= 0x20) ? url.replace(C0_OR_SPACE_EDGES, '') : url;
+}
+
+const NON_ASCII_OR_TAB_NEWLINE = /[\t\n\r\u0080-\uffff]/;
+
+/**
+ * {@link strip} and whether the URL is ASCII, from one scan for the usual URL (ASCII, no tab, CR or LF).
+ * @param url - the URL
+ * @returns the stripped URL, and whether `url` is all ASCII
+ */
+export function stripAscii(url: string): { stripped: string; ascii: boolean } {
+  if (!NON_ASCII_OR_TAB_NEWLINE.test(url)) return { stripped: stripEdges(url), ascii: true };
+  return { stripped: strip(url), ascii: isAscii(url) };
 }

@@ -9,7 +9,7 @@ import {
   QUERY_SAFEST,
   SPECIAL_QUERY_SAFEST,
   isSpecialScheme,
-  strip,
+  stripAscii,
   USERINFO_SAFEST,
 } from './safe-chars.js';
 
@@ -83,8 +83,8 @@ export function safeUrlParts(url: string, options: SafeUrlStringOptions = {}): S
   const encoding = options.encoding ?? 'utf-8';
   const pathEncoding = options.pathEncoding ?? 'utf-8';
   const quotePath = options.quotePath ?? true;
-  const ascii = isAscii(url);
-  const parts = urlsplit(strip(url), url, ascii, true);
+  const { stripped, ascii } = stripAscii(url);
+  const parts = urlsplit(stripped, url, ascii, true);
   const { username, password, hostname, port } = netlocParts(url, parts.netloc);
 
   let netloc = '';
