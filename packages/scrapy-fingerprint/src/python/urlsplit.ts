@@ -59,7 +59,10 @@ export function urlsplit(url: string, original: string = url, knownAscii = false
       }
     }
     if (ok) {
-      scheme = url.slice(0, colon).toLowerCase();
+      // The usual schemes as constants: later comparisons and Set lookups then need no hashing of a new string.
+      if (colon === 4 && url.startsWith('http')) scheme = 'http';
+      else if (colon === 5 && url.startsWith('https')) scheme = 'https';
+      else scheme = url.slice(0, colon).toLowerCase();
       url = url.slice(colon + 1);
     }
   }

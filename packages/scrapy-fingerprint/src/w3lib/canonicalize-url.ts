@@ -102,14 +102,11 @@ export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {
 }
 
 /**
- * {@link canonicalizeUrl} from an already parsed URL (what `urlparse(strip(url))` gives), so the fingerprint path
- * need not re-parse the URL `safeUrlString` just built.
+ * {@link canonicalizeUrl} from an already parsed URL (what `urlparse(strip(url))` gives).
  * @param parsed - the parts
  * @param options - as for {@link canonicalizeUrl}
  * @param asciiParts - the caller knows path, params, query and fragment are ASCII
  * @param asciiNetloc - the caller knows the netloc is ASCII
- * @param alreadySafe - path, params, query and fragment come from `safeUrlString`, whose safe sets are subsets of
- *   canonicalize_url's, so quoting them again would change nothing
  * @returns the canonical URL
  */
 export function canonicalizeParsed(
@@ -117,21 +114,15 @@ export function canonicalizeParsed(
   options: CanonicalizeUrlOptions = {},
   asciiParts = false,
   asciiNetloc = false,
-  alreadySafe = false,
 ): string {
   const keepBlankValues = options.keepBlankValues ?? true;
   const keepFragments = options.keepFragments ?? false;
   let parts: SafeParts;
-  if (alreadySafe) {
-    // IDNA leaves an ASCII netloc as it is (it only checks label lengths, and keeps the raw netloc when they fail).
-    parts = asciiNetloc ? parsed : { ...parsed, netloc: tryIdnaEncode(parsed.netloc) ?? parsed.netloc };
-  } else {
-    try {
-      parts = safeParts(parsed, options.encoding ?? 'utf-8', asciiParts, asciiNetloc);
-    } catch (error) {
-      if (!(error instanceof UnicodeEncodeFailure)) throw error;
-      parts = safeParts(parsed, 'utf-8', asciiParts, asciiNetloc);
-    }
+  try {
+    parts = safeParts(parsed, options.encoding ?? 'utf-8', asciiParts, asciiNetloc);
+  } catch (error) {
+    if (!(error instanceof UnicodeEncodeFailure)) throw error;
+    parts = safeParts(parsed, 'utf-8', asciiParts, asciiNetloc);
   }
 
   return canonicalizeSafeParts(parts.scheme, parts.netloc, parts.path, parts.params, parts.query, parts.fragment,
