@@ -88,11 +88,18 @@ function userPath(path: string): string {
   return isAbsolute(path) ? path : resolve(userCwd(), path);
 }
 
-function integer(name: string, value: string | undefined, min: number): number | undefined {
+/**
+ * Most worker processes one machine may start: each is a Node.js process of about 100 MB, and more workers than a
+ * few per core only queue up for CPU. A bigger fleet is more machines (`--join`).
+ */
+export const MAX_WORKERS = 64;
+
+function integer(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER, hint = ''): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim()) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
     throw new UsageError(`${name} must be a whole number >= ${min}, got "${value}".`);
   }
+  if (Number(value) > max) throw new UsageError(`${name} must be at most ${max}, got "${value}".${hint}`);
   return Number(value);
 }
 
@@ -118,7 +125,14 @@ function httpUrl(name: string, value: string, protocols: string[]): string {
  * @throws {@link UsageError} on any bad value
  */
 export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process.env): RunOptions {
-  const workers = integer('--workers', raw.workers, 1) ?? 2;
+  const workers =
+    integer(
+      '--workers',
+      raw.workers,
+      1,
+      MAX_WORKERS,
+      ' Each worker is a Node.js process of about 100 MB; for a bigger fleet start more machines with --join.',
+    ) ?? 2;
   const dedup = (raw.dedup ?? 'bloom') as DedupMode;
   if (!DEDUP_MODES.includes(dedup)) {
     throw new UsageError(`--dedup must be one of ${DEDUP_MODES.join(', ')}, got "${raw.dedup}".`);
@@ -164,7 +178,7 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
     output: userPath(raw.output ?? 'storage/distributed-cheerio/pages.jsonl'),
     join,
     keyPrefix,
-    concurrency: integer('--concurrency', raw.concurrency, 1) ?? 8,
+    concurrency: integer('--concurrency', raw.concurrency, 1, 1000) ?? 8,
     lockSecs,
     progressSecs: integer('--progress-secs', raw.progressSecs, 1) ?? 3,
     memory: raw.memory === true,

@@ -27,6 +27,7 @@ describe('resolveOptions', () => {
     [{ dedup: 'bits' }, /--dedup must be one of bloom, set, none/],
     [{ workers: '0' }, /--workers must be a whole number >= 1/],
     [{ workers: 'two' }, /--workers must be a whole number >= 1/],
+    [{ workers: '100000' }, /--workers must be at most 64.*--join/],
     [{ site: '/no/such/folder' }, /--site \/no\/such\/folder: no such folder/],
     [{ startUrl: 'not a url' }, /--start-url is not a valid URL/],
     [{ startUrl: 'ftp://example.com/' }, /--start-url must use http: or https:/],
