@@ -26,6 +26,16 @@ describe('canonicalPath', () => {
     );
   });
 
+  it('gives the same result on a path quoted first (safeParts leaves the quoting to it)', () => {
+    fc.assert(
+      fc.property(fc.array(pathChar, { maxLength: 40 }), (chars) => {
+        const path = chars.join('');
+        expect(canonicalPath(quoteBinary(path, PATH_SAFE))).toBe(canonicalPath(path));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('handles the w3lib cases and long paths', () => {
     expect(canonicalPath('/a%2fb%3Fc')).toBe('/a%2Fb%3Fc');
     expect(canonicalPath('/cmp/sale%25')).toBe('/cmp/sale%');

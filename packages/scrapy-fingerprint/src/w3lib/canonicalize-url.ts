@@ -3,7 +3,7 @@ import { encodeText, isUtf8, UnicodeEncodeFailure } from '../python/codecs.js';
 import { quoteBinary, quotePlusBinary, unquoteBinary } from '../python/quote.js';
 import { type ParseResult, urlparse, urlunparse } from '../python/urlsplit.js';
 import { canonicalPath } from './canonical-path.js';
-import { PATH_SAFE, SAFE, stripAscii } from './safe-chars.js';
+import { SAFE, stripAscii } from './safe-chars.js';
 
 /** Options of {@link canonicalizeUrl}. */
 export interface CanonicalizeUrlOptions {
@@ -41,7 +41,8 @@ function safeParts(p: ParseResult, encoding: string, asciiParts: boolean, asciiN
   return {
     scheme: p.scheme,
     netloc,
-    path: quoteBinary(asciiParts ? p.path : encodeText(p.path, 'utf-8'), PATH_SAFE),
+    // Not quoted here: canonicalPath escapes every unsafe byte itself and reads an escape the same either way.
+    path: asciiParts ? p.path : encodeText(p.path, 'utf-8'),
     params: quoteBinary(asciiParts ? p.params : encodeText(p.params, 'utf-8'), SAFE),
     query: quoteBinary(identity ? p.query : encodeText(p.query, encoding), SAFE),
     fragment: quoteBinary(identity ? p.fragment : encodeText(p.fragment, encoding), SAFE),
@@ -162,7 +163,7 @@ export function canonicalizeSafeParts(scheme: string, netloc: string, path: stri
 /** w3lib 2.2.1 and later lower-cases only what follows the last `@` (the host and port), and strips trailing colons. */
 function canonicalNetloc(netloc: string): string {
   const at = netloc.lastIndexOf('@');
-  let host = netloc.slice(at + 1).toLowerCase();
+  let host = (at < 0 ? netloc : netloc.slice(at + 1)).toLowerCase();
   let end = host.length;
   while (end > 0 && host.charCodeAt(end - 1) === 0x3a) end--;
   if (end < host.length) host = host.slice(0, end);
