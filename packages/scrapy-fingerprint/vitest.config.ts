@@ -1,14 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { luaAsText } from '@crawlee-distributed/test-utils/vitest';
+import { packageTestConfig } from '@crawlee-distributed/test-utils/vitest';
 
-export default defineConfig({
-  plugins: [luaAsText()],
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['@crawlee-distributed/test-utils/global-setup'],
-    // Suites share Redis servers and spawn processes; one file at a time keeps timings honest on 2 cores.
-    fileParallelism: false,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-  },
-});
+export default defineConfig(packageTestConfig());

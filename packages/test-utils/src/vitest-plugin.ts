@@ -13,3 +13,22 @@ export function luaAsText(): { name: string; load(id: string): string | null } {
     },
   };
 }
+
+/**
+ * The vitest settings every package of the monorepo shares: colocated `src/**\/*.test.ts` plus `test/**\/*.test.ts`,
+ * the Redis globalSetup (`inject('redisUrl')`), `*.lua` as text, one file at a time (suites share Redis servers and
+ * spawn processes; on 2 cores parallel files only thrash), and 60 s timeouts. Pass overrides for what differs.
+ */
+export function packageTestConfig(overrides: { isolate?: boolean; testTimeout?: number; hookTimeout?: number } = {}) {
+  return {
+    plugins: [luaAsText()],
+    test: {
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      globalSetup: ['@crawlee-distributed/test-utils/global-setup'],
+      fileParallelism: false,
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+      ...overrides,
+    },
+  };
+}
