@@ -16,6 +16,9 @@ import type { SiteSource } from './site-source.js';
 import { buildSummary, type RunMode, type RunSummary } from './summary.js';
 import { WorkerFleet } from './worker-fleet.js';
 
+/** Pause between two worker forks at start-up, in milliseconds. */
+const WORKER_START_GAP_MS = 100;
+
 /**
  * The distributed run: seed the shared queue, fork the workers, report progress from Redis, optionally SIGKILL one
  * worker and start a replacement, then merge the records and summarise.
@@ -74,7 +77,12 @@ export async function runDistributed(input: {
   };
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
-  for (let i = 0; i < options.workers; i++) fleet.start();
+  // One fork per event-loop turn, a little apart: a stop signal is handled between two forks (a synchronous loop
+  // would fork the whole fleet before the handler runs), and 40 Node.js processes do not boot at once.
+  for (let i = 0; i < options.workers && !fleet.isStopping; i++) {
+    fleet.start();
+    if (i + 1 < options.workers) await new Promise((resolve) => setTimeout(resolve, WORKER_START_GAP_MS));
+  }
   const progress = new ProgressReporter(read, options.progressSecs, () => fleet.alive);
   progress.start();
   const clock = new PageClock(async () => Number((await redis.hget(keys.countersKey, 'pages')) ?? 0));

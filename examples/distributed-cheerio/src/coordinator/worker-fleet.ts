@@ -25,6 +25,7 @@ export class WorkerFleet {
   private readonly killed = new Set<string>();
   private readonly done: Promise<void>[] = [];
   private started = 0;
+  private stopping = false;
   readonly exits: WorkerExit[] = [];
   readonly recordsFiles: string[] = [];
 
@@ -35,8 +36,14 @@ export class WorkerFleet {
     private readonly namePrefix = '',
   ) {}
 
-  /** Starts one more worker process. */
-  start(): string {
+  /**
+   * Starts one more worker process, unless {@link WorkerFleet.stopAll} was called (a Ctrl-C during start-up must not
+   * fork the rest of the fleet).
+   *
+   * @returns the worker's name, or undefined when the fleet is stopping
+   */
+  start(): string | undefined {
+    if (this.stopping) return undefined;
     this.started++;
     const worker = `${this.namePrefix}worker-${this.started}`;
     const recordsFile = join(this.runDir, `worker-${this.started}.jsonl`);
@@ -62,6 +69,16 @@ export class WorkerFleet {
     return worker;
   }
 
+  /** True once {@link WorkerFleet.stopAll} was called: no more workers are started. */
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  /** Worker processes started so far (replacements included). */
+  get startedCount(): number {
+    return this.started;
+  }
+
   get alive(): number {
     return this.running.size;
   }
@@ -69,9 +86,11 @@ export class WorkerFleet {
   /**
    * SIGKILLs the oldest running worker (no shutdown, its locks stay until they expire) and starts a replacement.
    *
-   * @returns the name of the killed worker, or undefined when none was running
+   * @returns the name of the killed worker and of its replacement (undefined when the fleet is stopping), or
+   *   undefined when none was running or the fleet is stopping
    */
-  killOneAndReplace(): { killed: string; replacement: string } | undefined {
+  killOneAndReplace(): { killed: string; replacement: string | undefined } | undefined {
+    if (this.stopping) return undefined;
     const first = this.running.entries().next();
     if (first.done === true) return undefined;
     const [worker, child] = first.value;
@@ -90,8 +109,9 @@ export class WorkerFleet {
     }
   }
 
-  /** Stops every running worker (Ctrl-C, or a fatal coordinator error). */
+  /** Stops every running worker and starts no more (Ctrl-C, or a fatal coordinator error). */
   stopAll(signal: NodeJS.Signals = 'SIGTERM'): void {
+    this.stopping = true;
     for (const child of this.running.values()) child.kill(signal);
   }
 }
