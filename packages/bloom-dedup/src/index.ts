@@ -1,5 +1,5 @@
 export type { DedupStats, DedupStore } from './dedup-store.js';
-export { MemoryBloomDedupStore, MAX_MEMORY_BITS, type MemoryBloomDedupStoreOptions } from './memory/memory-bloom-dedup-store.js';
+export { MemoryBloomDedupStore, MAX_MEMORY_BITS, DEFAULT_MAX_MEMORY_FILTER_BYTES, type MemoryBloomDedupStoreOptions } from './memory/memory-bloom-dedup-store.js';
 export { FingerprintHashing } from './memory/fingerprint-hashing.js';
 export { DEFAULT_SNAPSHOT_KEY, type SnapshotTarget } from './memory/snapshot.js';
 export { RedisBloomDedupStore, type RedisBloomDedupStoreOptions } from './redis/redis-bloom-dedup-store.js';
@@ -12,6 +12,8 @@ export {
   estimatedFalsePositiveRate,
   expectedFillRatio,
   MAX_REDIS_BLOCK_BITS,
+  DEFAULT_MAX_FILTER_BYTES,
+  MAX_BLOCKS,
   type BloomParameters,
   type BloomSizing,
 } from './bloom/parameters.js';
@@ -36,3 +38,4 @@ export {
   type EnqueueFilterSource,
 } from './enqueue-filter.js';
 export * from './errors/index.js';
+export type { FilterTooLargeDetail } from './errors/filter-too-large-error.js';

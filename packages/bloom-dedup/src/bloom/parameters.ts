@@ -5,6 +5,15 @@ import { INDEX_SCHEME } from './bit-indexes.js';
 /** Largest bit count of one Redis string: offsets 0 .. 2^32 - 1 (512 MiB at the default proto-max-bulk-len). */
 export const MAX_REDIS_BLOCK_BITS = 2 ** 32;
 
+/**
+ * Default limit on a filter's total size: 16 GiB. A filter for 1e9 keys at p = 1e-6 (about 3.6 GB) fits; a
+ * mistyped capacity (1e15) is refused before one byte is allocated.
+ */
+export const DEFAULT_MAX_FILTER_BYTES = 16 * 2 ** 30;
+
+/** Most blocks a filter may have, whatever `maxFilterBytes` allows (each block is one Redis key). */
+export const MAX_BLOCKS = 65_536;
+
 /** Shape of a Bloom filter, derived from capacity and error rate. */
 export interface BloomParameters {
   /** Items the filter is sized for. */
@@ -33,6 +42,16 @@ export interface BloomSizing {
   blocks?: number;
   /** Upper bound of one block. @defaultValue 2^32 (one Redis string) */
   maxBlockBits?: number;
+  /** Upper bound of the whole filter, in bytes. @defaultValue {@link DEFAULT_MAX_FILTER_BYTES} (16 GiB) */
+  maxFilterBytes?: number;
+}
+
+/** Validates a `maxFilterBytes` option: a positive number (Infinity allowed; the block count stays capped). */
+export function validateMaxFilterBytes(maxFilterBytes: unknown): void {
+  if (maxFilterBytes === undefined) return;
+  if (typeof maxFilterBytes !== 'number' || Number.isNaN(maxFilterBytes) || maxFilterBytes <= 0) {
+    throw new InvalidDedupOptionsError(`maxFilterBytes must be a positive number of bytes, got ${JSON.stringify(maxFilterBytes) ?? typeof maxFilterBytes}`);
+  }
 }
 
 /** Validates capacity and error rate the way every store needs (bloom-filters accepts 0, NaN and p outside (0,1) silently). */
@@ -52,21 +71,31 @@ export function validateCapacityAndErrorRate(capacity: unknown, errorRate: unkno
  * @param sizing - capacity, error rate and optional block count
  * @returns the filter's parameters
  * @throws {@link InvalidDedupOptionsError} for a capacity that is not a positive integer, p outside (0, 1) or a bad block count
- * @throws {@link FilterTooLargeError} when an explicit `blocks` leaves a block above `maxBlockBits`
+ * Everything is computed arithmetically (nothing sized by the block count is allocated), so an absurd capacity
+ * is refused in microseconds.
+ *
+ * @throws {@link FilterTooLargeError} when the filter would exceed `maxFilterBytes` or {@link MAX_BLOCKS} blocks, or
+ * an explicit `blocks` leaves a block above `maxBlockBits`
  */
 export function bloomParameters(sizing: BloomSizing): BloomParameters {
   const { capacity, errorRate } = sizing;
   validateCapacityAndErrorRate(capacity, errorRate);
+  validateMaxFilterBytes(sizing.maxFilterBytes);
   const maxBlockBits = sizing.maxBlockBits ?? MAX_REDIS_BLOCK_BITS;
+  const maxFilterBytes = sizing.maxFilterBytes ?? DEFAULT_MAX_FILTER_BYTES;
   const optimalBits = Math.ceil((-capacity * Math.log(errorRate)) / Math.LN2 ** 2);
   const hashes = Math.max(1, Math.round((optimalBits / capacity) * Math.LN2));
-  if (sizing.blocks !== undefined && (!Number.isSafeInteger(sizing.blocks) || sizing.blocks < 1 || sizing.blocks > 65_536)) {
+  if (sizing.blocks !== undefined && (!Number.isSafeInteger(sizing.blocks) || sizing.blocks < 1 || sizing.blocks > MAX_BLOCKS)) {
     throw new InvalidDedupOptionsError(`blocks must be an integer from 1 to 65536, got ${String(sizing.blocks)}`);
   }
   const blocks = sizing.blocks ?? Math.ceil(optimalBits / maxBlockBits);
   // A multiple of 8 keeps blocks byte-aligned (Redis strings, Uint8Array); 64 bits at least so double hashing has room.
   const blockBits = Math.max(64, Math.ceil(optimalBits / blocks / 8) * 8);
-  if (blockBits > maxBlockBits) throw new FilterTooLargeError(blockBits, blocks);
+  // The total is checked first: it is the limit users meet (a huge capacity), and the block count may be absurd too.
+  const bytes = (blockBits / 8) * blocks;
+  if (bytes > maxFilterBytes) throw new FilterTooLargeError({ kind: 'total', bytes, blocks, maxFilterBytes });
+  if (blocks > MAX_BLOCKS) throw new FilterTooLargeError({ kind: 'blocks', blocks, maxBlocks: MAX_BLOCKS });
+  if (blockBits > maxBlockBits) throw new FilterTooLargeError({ kind: 'block', blockBits, blocks });
   return { capacity, errorRate, hashes, blocks, blockBits, bits: blockBits * blocks, indexScheme: INDEX_SCHEME };
 }
 

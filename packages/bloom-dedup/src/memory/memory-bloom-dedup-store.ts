@@ -22,6 +22,9 @@ import {
 /** Largest in-memory filter: Node 20 caps a Uint8Array at 2^32 bytes. */
 export const MAX_MEMORY_BITS = 2 ** 35;
 
+/** Default `maxFilterBytes` of {@link MemoryBloomDedupStore}: 2 GiB of this process's memory. */
+export const DEFAULT_MAX_MEMORY_FILTER_BYTES = 2 * 2 ** 30;
+
 /** Options of {@link MemoryBloomDedupStore}. */
 export interface MemoryBloomDedupStoreOptions {
   /** Items the filter is sized for; a positive integer. */
@@ -33,6 +36,12 @@ export interface MemoryBloomDedupStoreOptions {
    * With `autoSave` it is also written on Crawlee's `persistState` events and on `close()`.
    */
   snapshot?: SnapshotTarget;
+  /**
+   * Largest filter accepted, in bytes; a larger one throws {@link FilterTooLargeError} before anything is allocated.
+   * At most 4 GiB (2^35 bits, one Uint8Array).
+   * @defaultValue 2 GiB ({@link DEFAULT_MAX_MEMORY_FILTER_BYTES})
+   */
+  maxFilterBytes?: number;
   /** Save on every `persistState` event of Crawlee's event manager and on close. @defaultValue true when `snapshot` is set */
   autoSave?: boolean;
 }
@@ -62,21 +71,25 @@ export class MemoryBloomDedupStore implements DedupStore {
   /**
    * @param options - see {@link MemoryBloomDedupStoreOptions}
    * @throws {@link InvalidDedupOptionsError} when capacity is not a positive integer, errorRate is outside (0, 1),
-   * or the filter would exceed 2^35 bits
+   * or maxFilterBytes is not a positive number of at most 4 GiB
+   * @throws {@link FilterTooLargeError} when the filter would exceed `maxFilterBytes` (checked before allocating)
    */
   constructor(options: MemoryBloomDedupStoreOptions) {
     this.options = options;
+    const maxFilterBytes = options?.maxFilterBytes ?? DEFAULT_MAX_MEMORY_FILTER_BYTES;
+    if (typeof maxFilterBytes !== 'number' || !(maxFilterBytes > 0 && maxFilterBytes <= MAX_MEMORY_BITS / 8)) {
+      throw new InvalidDedupOptionsError(
+        `maxFilterBytes must be a positive number of at most 4 GiB (one Uint8Array), got ${String(maxFilterBytes)}; ` +
+          `use RedisBloomDedupStore for larger filters`,
+      );
+    }
     this.parameters = bloomParameters({
       capacity: options?.capacity,
       errorRate: options?.errorRate,
       blocks: 1,
-      maxBlockBits: Number.MAX_SAFE_INTEGER,
+      maxBlockBits: MAX_MEMORY_BITS,
+      maxFilterBytes,
     });
-    if (this.parameters.bits > MAX_MEMORY_BITS) {
-      throw new InvalidDedupOptionsError(
-        `a ${this.parameters.bits}-bit filter does not fit one Uint8Array (at most 2^35 bits); use RedisBloomDedupStore with blocks`,
-      );
-    }
     this.filter = new bloomFilters.BloomFilter(this.parameters.bits, this.parameters.hashes);
     this.filter._hashing = this.hashing;
   }

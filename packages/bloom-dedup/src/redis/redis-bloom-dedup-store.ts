@@ -27,6 +27,12 @@ export interface RedisBloomDedupStoreOptions {
   errorRate: number;
   /** Number of blocks (each at most 2^32 bits). @defaultValue the fewest that fit */
   blocks?: number;
+  /**
+   * Largest total filter size accepted, in bytes (all blocks together; preallocation makes Redis hold all of it).
+   * A larger filter throws {@link FilterTooLargeError} in the constructor, before Redis is touched.
+   * @defaultValue 16 GiB ({@link DEFAULT_MAX_FILTER_BYTES}); 1e9 keys at p = 1e-6 take about 3.6 GB
+   */
+  maxFilterBytes?: number;
   /** Fingerprint recipe of the keys (e.g. 'scrapy'), stored with the filter and checked on reopen when both know it. */
   recipe?: string;
   /** Allocate every block's full string when opening (predictable memory). @defaultValue true */
@@ -68,7 +74,7 @@ export class RedisBloomDedupStore implements DedupStore {
    * Validates the options; Redis is touched on {@link RedisBloomDedupStore.open} or the first call.
    * @param options - see {@link RedisBloomDedupStoreOptions}
    * @throws {@link InvalidDedupOptionsError} on a bad capacity, error rate, key or block count
-   * @throws {@link FilterTooLargeError} when a block would exceed 2^32 bits
+   * @throws {@link FilterTooLargeError} when a block would exceed 2^32 bits or the filter `maxFilterBytes`
    */
   constructor(options: RedisBloomDedupStoreOptions) {
     if (typeof options?.key !== 'string' || options.key.length === 0) {
@@ -84,6 +90,7 @@ export class RedisBloomDedupStore implements DedupStore {
       errorRate: options.errorRate,
       blocks: options.blocks,
       maxBlockBits: MAX_REDIS_BLOCK_BITS,
+      maxFilterBytes: options.maxFilterBytes,
     });
     this.keys = bloomKeys(options.key, this.parameters.blocks);
   }
