@@ -6,6 +6,8 @@
 import { Command, CommanderError } from 'commander';
 import { log } from 'crawlee';
 import { runCrawl } from './coordinator/run.js';
+import { QueueHasNoRequestsError } from './errors/queue-has-no-requests-error.js';
+import { RedisUnreachableError } from './errors/redis-unreachable-error.js';
 import { UsageError } from './errors/usage-error.js';
 import { POSTGRES_DOCS_DIR, resolveOptions, type RawOptions } from './options.js';
 
@@ -72,7 +74,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    log.exception(error as Error, 'the crawl failed');
+    // Our own errors say what to do; a stack trace would only bury that.
+    if (error instanceof RedisUnreachableError || error instanceof QueueHasNoRequestsError) log.error(error.message);
+    else log.exception(error as Error, 'the crawl failed');
     process.exit(1);
   },
 );

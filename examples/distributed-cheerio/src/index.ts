@@ -1,6 +1,6 @@
 /** Building blocks of the example, exported for its tests and for anyone who wants to reuse a piece. */
 export { resolveOptions, POSTGRES_DOCS_DIR, DEDUP_MODES, type RunOptions, type DedupMode } from './options.js';
-export { UsageError, RedisUnreachableError } from './errors/index.js';
+export { UsageError, RedisUnreachableError, QueueHasNoRequestsError } from './errors/index.js';
 export { buildDemoSiteModel, pageKey, type DemoSiteModel, type DemoFile, type DemoLink } from './demo-site/model.js';
 export { writeDemoSite } from './demo-site/write.js';
 export { stripTrackingParameters, TRACKING_PARAMETERS } from './demo-site/tracking.js';

@@ -162,6 +162,9 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
   const join = raw.join === true;
   if (join && queueName === undefined) throw new UsageError('--join needs --queue NAME (the queue another machine seeded).');
   if (join && raw.memory === true) throw new UsageError('--join and --memory exclude each other.');
+  if (join && sources > 0) {
+    throw new UsageError('--join only starts workers on a queue another machine seeded: drop --demo, --site and --start-url.');
+  }
 
   const keyPrefix = raw.keyPrefix ?? 'crawlee';
   if (!/^[A-Za-z0-9:_-]{1,50}$/.test(keyPrefix)) throw new UsageError(`--key-prefix has invalid characters: "${keyPrefix}".`);

@@ -37,6 +37,9 @@ describe('resolveOptions', () => {
     [{ site: '.', startUrl: 'http://a/' }, /only one of --site, --start-url and --demo/],
     [{ join: true }, /--join needs --queue NAME/],
     [{ queue: 'a b' }, /--queue must be/],
+    [{ join: true, queue: 'q', demo: true }, /--join only starts workers.*drop --demo/],
+    [{ join: true, queue: 'q', site: '.' }, /--join only starts workers/],
+    [{ join: true, queue: 'q', startUrl: 'http://a/' }, /--join only starts workers/],
     [{ memory: true, killOneWorkerAfter: '5' }, /cannot run with --memory/],
   ])('rejects %j', (raw, message) => {
     expect(() => resolveOptions(raw, {})).toThrow(UsageError);

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { log } from 'crawlee';
 import { RedisQueueAdmin } from 'crawlee-redis-queue';
 import { Redis } from 'ioredis';
+import { QueueHasNoRequestsError } from '../errors/queue-has-no-requests-error.js';
 import type { RunOptions } from '../options.js';
 import { countOffers } from '../worker/count-offers.js';
 import { openSharedQueue } from '../worker/open-queue.js';
@@ -34,6 +35,18 @@ export async function runDistributed(input: {
   const { options, site, queueName, runDir } = input;
   const redis = new Redis(input.redisUrl, { maxRetriesPerRequest: 20 });
   const keys = runKeys(options.keyPrefix, queueName);
+  const admin = new RedisQueueAdmin({ redis, keyPrefix: options.keyPrefix, name: queueName });
+  if (options.join) {
+    // Checked before the queue is opened: opening writes its meta, index entry and dedup filter.
+    const stats = await admin.stats().catch((error: unknown) => {
+      redis.disconnect();
+      throw error;
+    });
+    if (stats.total === 0) {
+      redis.disconnect();
+      throw new QueueHasNoRequestsError(queueName, input.redisUrl);
+    }
+  }
   const { queue, store } = await openSharedQueue({
     redis,
     keyPrefix: options.keyPrefix,
@@ -44,7 +57,6 @@ export async function runDistributed(input: {
   });
   const counters = new RedisRunCounters(redis, keys.countersKey);
   countOffers(queue, counters);
-  const admin = new RedisQueueAdmin({ redis, keyPrefix: options.keyPrefix, name: queueName });
   const read = redisSnapshot(admin, counters, store);
 
   if (!options.join) {
