@@ -3,6 +3,7 @@
  * Reads its configuration from the environment, crawls the shared queue until it is finished, then exits.
  */
 import { log } from 'crawlee';
+import type { RedisRequestQueueClient } from 'crawlee-redis-queue';
 import { Redis } from 'ioredis';
 import { createCrawler, processLocalConfiguration } from './worker/create-crawler.js';
 import { countOffers } from './worker/count-offers.js';
@@ -41,6 +42,10 @@ async function main(): Promise<void> {
     crawleeConfig,
   );
   const stats = await crawler.run();
+  // A crawler stopped by --max-requests still holds the requests it had locked (Crawlee buffers some ahead): hand
+  // them back now, so the queue does not show them locked until --lock-secs runs out and others can take them.
+  const released = await (queue.client as RedisRequestQueueClient).releaseLocks();
+  if (released > 0) log.info(`${config.worker}: released ${released} lock(s) it still held`);
   process.send?.({ type: 'finished', worker: config.worker, stats: { handled: stats.requestsFinished, failed: stats.requestsFailed } });
   await store?.close();
   redis.disconnect();

@@ -198,7 +198,9 @@ export function printSummary(s: RunSummary): void {
     : s.allPagesCrawled
       ? `every page crawled, each once in the output; ${s.pagesFetchedTwice} fetched twice` +
         (why.length > 0 ? ` (${why.join(', ')})` : '')
-      : 'NOT every page was crawled (see pending/locked/failed above)';
+      : s.stoppedByMaxRequests && s.failedRequests === 0 && s.queue.deadLetters === 0
+        ? `stopped by --max-requests as asked (${s.queue.pending} request(s) left pending)`
+        : 'NOT every page was crawled (see pending/locked/failed above)';
   log.info(`  result                  ${verdict}`);
   log.info(`  output                  ${s.output}`);
 }
