@@ -1,5 +1,6 @@
 import { log } from 'crawlee';
 import { duplicatesFiltered, type ReadSnapshot } from './fleet-snapshot.js';
+import { count } from './summary.js';
 
 /**
  * Logs one progress line every `intervalSecs`: handled, pending, locked, duplicates filtered, pages/s. The rate is
@@ -37,7 +38,7 @@ export class ProgressReporter {
       const rate = now > last.at ? ((pages - last.pages) * 1000) / (now - last.at) : 0;
       this.last = { at: now, pages };
       const q = snapshot.queue;
-      const store = snapshot.store === undefined ? '' : ` (store: ${snapshot.store.itemsAdded} keys)`;
+      const store = snapshot.store === undefined ? '' : ` (store: ${count(snapshot.store.itemsAdded, 'key')})`;
       log.info(
         `progress: handled ${q.handled}/${q.total} | pending ${q.pending} | locked ${q.locked ?? 'n/a'} | ` +
           `duplicates filtered ${duplicatesFiltered(snapshot.counters)}${store} | ${rate.toFixed(1)} pages/s | ` +

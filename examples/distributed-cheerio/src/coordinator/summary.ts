@@ -107,7 +107,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
   const workers = [...workerNames].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).map((worker) => {
     const exit = input.exits.find((e) => e.worker === worker);
     const how =
-      exit === undefined ? 'in-process' : exit.killedByCoordinator ? 'killed (SIGKILL)' : exit.code === 0 ? 'finished' : `failed (${exit.signal ?? exit.code})`;
+      exit === undefined ? 'finished' : exit.killedByCoordinator ? 'killed (SIGKILL)' : exit.code === 0 ? 'finished' : `failed (${exit.signal ?? exit.code})`;
     return { worker, pages: merged.perWorker.get(worker) ?? 0, exit: how };
   });
   return {
@@ -155,6 +155,11 @@ export function buildSummary(input: SummaryInput): RunSummary {
   };
 }
 
+/** `1 page`, `2 pages`. */
+export function count(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
 function bytes(n: number | null): string {
   if (n === null) return 'n/a';
   return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MiB` : `${(n / 1024).toFixed(1)} KiB`;
@@ -163,7 +168,7 @@ function bytes(n: number | null): string {
 /** Prints the summary through Crawlee's log. */
 export function printSummary(s: RunSummary): void {
   log.info('summary:');
-  for (const w of s.workers) log.info(`  ${w.worker.padEnd(12)} ${String(w.pages).padStart(6)} pages  ${w.exit}`);
+  for (const w of s.workers) log.info(`  ${w.worker.padEnd(12)} ${String(w.pages).padStart(6)} ${w.pages === 1 ? 'page ' : 'pages'}  ${w.exit}`);
   log.info(`  unique pages            ${s.uniquePages}`);
   const fetched = s.httpFetches === null ? '' : `; the server answered ${s.httpFetches.total} GETs, ${s.pagesFetchedTwice} page(s) twice`;
   log.info(`  pages handled           ${s.pagesHandled} (${s.duplicatePagesHandled} recorded twice${fetched})`);
@@ -171,18 +176,19 @@ export function printSummary(s: RunSummary): void {
   if (s.dedupStore !== null) {
     const rate = s.dedupStore.estimatedFalsePositiveRate;
     log.info(
-      `  dedup store (${s.dedup.padEnd(5)})     ${s.dedupStore.itemsAdded} keys, ${bytes(s.dedupStore.bytesUsed)}` +
+      `  ${`dedup store (${s.dedup})`.padEnd(24)}${count(s.dedupStore.itemsAdded, 'key')}, ${bytes(s.dedupStore.bytesUsed)}` +
         (s.dedup === 'bloom' ? `, estimated false-positive rate ${rate.toExponential(1)}` : '') +
         (s.dedupStore.filtered > 0 ? `, ${s.dedupStore.filtered} caught by the store alone` : ''),
     );
   }
   log.info(`  queue                   handled ${s.queue.handled}, pending ${s.queue.pending}, locked ${s.queue.locked ?? 'n/a'}, dead letters ${s.queue.deadLetters}`);
   if (s.failedRequests + s.httpErrors > 0) log.info(`  failed / HTTP errors    ${s.failedRequests} / ${s.httpErrors}`);
-  log.info(`  requests/s              ${s.requestsPerSecond} (${s.pagesHandled} pages in ${s.crawlSecs} s; ${s.durationSecs} s with start-up)`);
+  log.info(`  requests/s              ${s.requestsPerSecond} (${count(s.pagesHandled, 'page')} in ${s.crawlSecs} s; ${s.durationSecs} s with start-up)`);
   log.info(`  Redis memory            ${bytes(s.redisUsedMemoryBytes)} used by the server, ${bytes(s.runKeysMemoryBytes)} by this run's keys`);
   if (s.killedWorker !== null) {
     log.info(
-      `  chaos                   ${s.killedWorker.worker} SIGKILLed after ${s.killedWorker.afterPages} pages; ` +
+      `  chaos                   ${s.killedWorker.worker} SIGKILLed after the fleet recorded ${count(s.killedWorker.afterPages, 'page')} ` +
+        `(${s.killedWorker.worker} had recorded ${s.killedWorker.pagesItRecorded}); ` +
         `${s.pagesFetchedTwiceAfterKill} page(s) fetched twice because of it (${s.duplicatePagesHandled} recorded twice), ` +
         'each kept once in the output',
     );
