@@ -4,7 +4,7 @@ export { FingerprintHashing } from './memory/fingerprint-hashing.js';
 export { DEFAULT_SNAPSHOT_KEY, type SnapshotTarget } from './memory/snapshot.js';
 export { RedisBloomDedupStore, type RedisBloomDedupStoreOptions } from './redis/redis-bloom-dedup-store.js';
 export { RedisSetDedupStore, type RedisSetDedupStoreOptions } from './redis/redis-set-dedup-store.js';
-export type { RedisConnection } from './redis/connection.js';
+export { DEFAULT_CONNECT_TIMEOUT_SECS, type RedisConnection } from './redis/connection.js';
 export { bloomKeys, type BloomKeys } from './redis/bloom-keys.js';
 export { hashSlot, hashTagOf } from './redis/hash-slot.js';
 export {

@@ -5,3 +5,4 @@ export { IncompatibleFilterError } from './incompatible-filter-error.js';
 export { InvalidSnapshotError } from './invalid-snapshot-error.js';
 export { StoreClosedError } from './store-closed-error.js';
 export { RedisScriptError } from './redis-script-error.js';
+export { RedisUnreachableError } from './redis-unreachable-error.js';

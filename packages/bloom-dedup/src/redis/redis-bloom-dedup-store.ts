@@ -39,6 +39,13 @@ export interface RedisBloomDedupStoreOptions {
   preallocate?: boolean;
   /** Keys per script call; larger batches are split. @defaultValue 5000 */
   maxBatch?: number;
+  /**
+   * Bound on the first connection when `redis` is a URL, in seconds: a refused or silent Redis rejects `open()` (and
+   * the first call) with {@link RedisUnreachableError} instead of retrying forever; the connection is closed. Later
+   * disconnects are retried by ioredis as usual. Ignored for a given client.
+   * @defaultValue 10
+   */
+  connectTimeoutSecs?: number;
 }
 
 const NEW_FIELD = 'itemsAdded';
@@ -84,6 +91,14 @@ export class RedisBloomDedupStore implements DedupStore {
     if (options.maxBatch !== undefined && (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1)) {
       throw new InvalidDedupOptionsError(`maxBatch must be a positive integer, got ${String(options.maxBatch)}`);
     }
+    if (
+      options.connectTimeoutSecs !== undefined &&
+      !(typeof options.connectTimeoutSecs === 'number' && options.connectTimeoutSecs > 0 && options.connectTimeoutSecs <= 3600)
+    ) {
+      throw new InvalidDedupOptionsError(
+        `connectTimeoutSecs must be a number of seconds from 0 to 3600 (exclusive of 0), got ${String(options.connectTimeoutSecs)}`,
+      );
+    }
     this.options = options;
     this.parameters = bloomParameters({
       capacity: options.capacity,
@@ -98,6 +113,7 @@ export class RedisBloomDedupStore implements DedupStore {
   /**
    * Opens a store and checks (or creates) the filter's meta hash.
    * @throws {@link IncompatibleFilterError} when the key holds a filter with other parameters
+   * @throws {@link RedisUnreachableError} when `redis` is a URL and the first connection fails within `connectTimeoutSecs`
    */
   static async open(options: RedisBloomDedupStoreOptions): Promise<RedisBloomDedupStore> {
     const store = new RedisBloomDedupStore(options);
@@ -128,7 +144,7 @@ export class RedisBloomDedupStore implements DedupStore {
   }
 
   private async doOpen(): Promise<ConnectionHolder> {
-    const holder = this.holder ?? (await ConnectionHolder.from(this.options.redis));
+    const holder = this.holder ?? (await ConnectionHolder.from(this.options.redis, this.options.connectTimeoutSecs));
     this.holder = holder;
     const p = this.parameters;
     const compared = [

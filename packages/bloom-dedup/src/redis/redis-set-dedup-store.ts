@@ -14,6 +14,13 @@ export interface RedisSetDedupStoreOptions {
   key: string;
   /** Members per script call; larger batches are split. @defaultValue 5000 */
   maxBatch?: number;
+  /**
+   * Bound on the first connection when `redis` is a URL, in seconds: a refused or silent Redis rejects `open()` (and
+   * the first call) with {@link RedisUnreachableError} instead of retrying forever; the connection is closed. Later
+   * disconnects are retried by ioredis as usual. Ignored for a given client.
+   * @defaultValue 10
+   */
+  connectTimeoutSecs?: number;
 }
 
 const NEW_FIELD = 'itemsAdded';
@@ -47,6 +54,14 @@ export class RedisSetDedupStore implements DedupStore {
     if (options.maxBatch !== undefined && (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1)) {
       throw new InvalidDedupOptionsError(`maxBatch must be a positive integer, got ${String(options.maxBatch)}`);
     }
+    if (
+      options.connectTimeoutSecs !== undefined &&
+      !(typeof options.connectTimeoutSecs === 'number' && options.connectTimeoutSecs > 0 && options.connectTimeoutSecs <= 3600)
+    ) {
+      throw new InvalidDedupOptionsError(
+        `connectTimeoutSecs must be a number of seconds from 0 to 3600 (exclusive of 0), got ${String(options.connectTimeoutSecs)}`,
+      );
+    }
     this.options = options;
     this.key = options.key;
     this.statsKey = sameSlotKey(options.key, 'stats');
@@ -57,14 +72,23 @@ export class RedisSetDedupStore implements DedupStore {
     return this.holder?.redis ?? (typeof this.options.redis === 'string' ? undefined : this.options.redis);
   }
 
-  /** Connects when given a URL. Idempotent. */
+  /**
+   * Connects when given a URL. Idempotent.
+   * @throws {@link RedisUnreachableError} when the first connection fails within `connectTimeoutSecs`
+   */
   async open(): Promise<void> {
     await this.connection();
   }
 
   private connection(): Promise<ConnectionHolder> {
     if (this.closed) return Promise.reject(new StoreClosedError(`RedisSetDedupStore(${this.key})`));
-    this.opening ??= ConnectionHolder.from(this.options.redis).then((holder) => (this.holder = holder));
+    this.opening ??= ConnectionHolder.from(this.options.redis, this.options.connectTimeoutSecs).then(
+      (holder) => (this.holder = holder),
+      (error: unknown) => {
+        this.opening = undefined;
+        throw error;
+      },
+    );
     return this.opening;
   }
 
