@@ -29,6 +29,8 @@ export interface OpenRedisRequestQueueOptions extends Omit<RedisStorageClientOpt
  * @param options - connection, lock time, feed
  * @returns the queue; `queue.client` is this package's request queue client
  * @throws {@link InvalidOptionsError} for an empty name, `'default'`, or bad options
+ * @throws {@link RedisUnreachableError} when a connection created from a URL does not connect within
+ *   `connectTimeoutSecs` (default 10 s); the connection is closed
  *
  * @example
  * ```ts
@@ -48,7 +50,14 @@ export async function openRedisRequestQueue(name: string, options: OpenRedisRequ
   if (given && feed) log.warning('openRedisRequestQueue: startUrlsKey is ignored when a storageClient is passed; set startUrls on the storage client');
   // Constructed directly rather than through RequestQueue.open(): Crawlee's storage cache is keyed by name only, so a
   // second open of the same name with another Redis or key prefix would silently return the first queue.
-  const info = await storageClient.requestQueues().getOrCreate(name);
+  const info = await storageClient
+    .requestQueues()
+    .getOrCreate(name)
+    .catch(async (error: unknown) => {
+      // A connection this call created must not stay open (or keep retrying) after the open failed.
+      if (!given) await storageClient.close();
+      throw error;
+    });
   const queue = new RequestQueue({ id: info.id, name: info.name, client: storageClient }, config);
   // What RequestQueue.open() sets after opening (private fields in the typings).
   Object.assign(queue, { initialCount: info.totalRequestCount, initialHandledCount: info.handledRequestCount });

@@ -12,6 +12,9 @@ export interface RedisQueueAdminOptions {
   redis?: RedisConnectionOption;
   /** Extra ioredis options for a connection created from a URL. */
   redisOptions?: RedisOptions;
+  /** Seconds the first connect of a connection created from a URL may take before an operation rejects with
+   * {@link RedisUnreachableError}. @defaultValue 10 */
+  connectTimeoutSecs?: number;
   /** Key prefix the workers use. @defaultValue 'crawlee' */
   keyPrefix?: string;
   /** The queue name. */
@@ -87,7 +90,7 @@ export class RedisQueueAdmin {
     this.name = options.name;
     this.keys = queueKeys(this.keyPrefix, options.name);
     this.startUrlsKey = options.startUrlsKey ?? defaultStartUrlsKey(options.name);
-    this.connection = new ConnectionHandle(options.redis, options.redisOptions);
+    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
     this.redis = this.connection.redis;
   }
 

@@ -6,5 +6,6 @@ export { RequestAlreadyHandledError } from './request-already-handled-error.js';
 export { LockLostError } from './lock-lost-error.js';
 export { UnsupportedOperationError } from './unsupported-operation-error.js';
 export { EnqueueFilterIncompatibleError } from './enqueue-filter-incompatible-error.js';
+export { RedisUnreachableError } from './redis-unreachable-error.js';
 export { RedisScriptError } from './redis-script-error.js';
 export { mapScriptError } from './map-script-error.js';

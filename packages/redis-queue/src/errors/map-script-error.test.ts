@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { LockLostError } from './lock-lost-error.js';
 import { mapScriptError } from './map-script-error.js';
 import { RedisScriptError } from './redis-script-error.js';
+import { RedisUnreachableError } from './redis-unreachable-error.js';
 import { RequestAlreadyHandledError } from './request-already-handled-error.js';
 import { RequestNotFoundError } from './request-not-found-error.js';
 
@@ -28,5 +29,10 @@ describe('mapScriptError', () => {
     } finally {
       await redis.quit();
     }
+  });
+
+  it('passes an already typed error through (RedisUnreachableError keeps its class and code)', () => {
+    const unreachable = new RedisUnreachableError('redis://127.0.0.1:1', 10);
+    expect(mapScriptError(unreachable, 'q')).toBe(unreachable);
   });
 });

@@ -1,6 +1,6 @@
 import { LockLostError } from './lock-lost-error.js';
 import { RedisScriptError } from './redis-script-error.js';
-import type { RedisQueueError } from './redis-queue-error.js';
+import { RedisQueueError } from './redis-queue-error.js';
 import { RequestAlreadyHandledError } from './request-already-handled-error.js';
 import { RequestNotFoundError } from './request-not-found-error.js';
 
@@ -12,6 +12,8 @@ import { RequestNotFoundError } from './request-not-found-error.js';
  * @returns the typed error to throw
  */
 export function mapScriptError(error: unknown, context: string): RedisQueueError {
+  // Already typed (e.g. RedisUnreachableError from the first connect): wrapping would hide its class and code.
+  if (error instanceof RedisQueueError) return error;
   const message = error instanceof Error ? error.message : String(error);
   const match = /^(RQ_[A-Z_]+) ?(.*)$/s.exec(message);
   const detail = `${context}: ${match?.[2] ?? message}`;

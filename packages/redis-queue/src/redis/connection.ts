@@ -2,6 +2,7 @@ import { log } from 'crawlee';
 import { Redis } from 'ioredis';
 import type { Cluster, RedisOptions } from 'ioredis';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { RedisUnreachableError } from '../errors/redis-unreachable-error.js';
 
 /** An ioredis connection: a standalone `Redis` or a `Cluster` (ioredis 5 or 6). */
 export type RedisConnection = Redis | Cluster;
@@ -24,10 +25,26 @@ function looksLikeIoredis(value: unknown): value is RedisConnection {
   );
 }
 
+/** Seconds the first connect of a connection created from a URL may take. */
+export const DEFAULT_CONNECT_TIMEOUT_SECS = 10;
+
+/** The URL without its password, for messages. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
 /**
  * One Redis connection and whether this package owns it. An owned connection (created from a URL) is closed by
  * {@link ConnectionHandle.close}, waits through Redis restarts (`maxRetriesPerRequest: null`), and does not keep the
  * Node.js process alive while no command is in flight, so a worker exits when its crawl is done.
+ * Its FIRST connect must succeed within `connectTimeoutSecs`: a wrong URL fails fast with
+ * {@link RedisUnreachableError} instead of retrying for ever; only after that does it wait through restarts.
  * A connection the caller passed in is never closed, and its options are left alone.
  */
 export class ConnectionHandle {
@@ -36,13 +53,26 @@ export class ConnectionHandle {
   /** True when this package created the connection (from a URL). */
   readonly owned: boolean;
   private inFlight = 0;
+  /** Set once an owned connection has been ready; until then operations wait for the first connect. */
+  private connectedOnce = false;
+  private firstConnect: Promise<void> | undefined;
+  private readonly url: string = '';
+  private readonly connectTimeoutSecs: number = DEFAULT_CONNECT_TIMEOUT_SECS;
+  private lastError: Error | undefined;
+  /** The first connect timed out and the connection was disconnected; nothing is left to close. */
+  private unreachable = false;
 
   /**
    * @param option - a URL, or an ioredis `Redis`/`Cluster`; defaults to `REDIS_URL`, else `redis://127.0.0.1:6379`
    * @param redisOptions - extra ioredis options for a connection created from a URL
-   * @throws {@link InvalidOptionsError} when `option` is neither a URL nor an ioredis connection
+   * @param connectTimeoutSecs - seconds the first connect of a connection created from a URL may take
+   * @throws {@link InvalidOptionsError} when `option` is neither a URL nor an ioredis connection, or the timeout is
+   *   not a positive number
    */
-  constructor(option: RedisConnectionOption | undefined, redisOptions: RedisOptions = {}) {
+  constructor(option: RedisConnectionOption | undefined, redisOptions: RedisOptions = {}, connectTimeoutSecs?: number) {
+    if (connectTimeoutSecs !== undefined && !(typeof connectTimeoutSecs === 'number' && connectTimeoutSecs > 0 && Number.isFinite(connectTimeoutSecs))) {
+      throw new InvalidOptionsError(`connectTimeoutSecs must be a positive number of seconds (got ${String(connectTimeoutSecs)})`);
+    }
     if (option === undefined || typeof option === 'string') {
       const url = option ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
       if (!/^rediss?:\/\//.test(url)) {
@@ -51,8 +81,13 @@ export class ConnectionHandle {
       const redis = new Redis(url, { maxRetriesPerRequest: null, ...redisOptions });
       this.redis = redis;
       this.owned = true;
+      this.url = redactUrl(url);
+      this.connectTimeoutSecs = connectTimeoutSecs ?? DEFAULT_CONNECT_TIMEOUT_SECS;
       let lastWarning = 0;
       redis.on('error', (error: Error) => {
+        this.lastError = error;
+        // Before the first connect the timeout reports the failure (RedisUnreachableError); no retry warnings.
+        if (!this.connectedOnce) return;
         // ioredis reconnects by itself; say so at most every 10 s instead of once per retry.
         if (Date.now() - lastWarning > 10_000) {
           lastWarning = Date.now();
@@ -60,7 +95,10 @@ export class ConnectionHandle {
         }
       });
       redis.on('connect', () => this.syncRef());
-      redis.on('ready', () => this.syncRef());
+      redis.on('ready', () => {
+        this.connectedOnce = true;
+        this.syncRef();
+      });
     } else if (looksLikeIoredis(option)) {
       this.redis = option;
       this.owned = false;
@@ -79,6 +117,7 @@ export class ConnectionHandle {
     this.inFlight++;
     if (this.inFlight === 1) this.syncRef();
     try {
+      if (this.owned && !this.connectedOnce) await this.waitForFirstConnect();
       return await operation();
     } finally {
       this.inFlight--;
@@ -86,9 +125,39 @@ export class ConnectionHandle {
     }
   }
 
+  /**
+   * Waits until an owned connection is ready for the first time; shared by every operation started before that.
+   *
+   * @throws {@link RedisUnreachableError} when it is not ready within `connectTimeoutSecs` (the connection is then
+   *   closed, so it stops retrying and no longer keeps the process alive)
+   */
+  waitForFirstConnect(): Promise<void> {
+    if (!this.owned || this.connectedOnce) return Promise.resolve();
+    this.firstConnect ??= new Promise<void>((resolve, reject) => {
+      const redis = this.redis as Redis;
+      const onReady = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        redis.off('ready', onReady);
+        this.unreachable = true;
+        // disconnect() cancels ioredis' pending reconnect, so nothing retries or holds the process any more; the
+        // 'error' listener stays, so no unhandled error event.
+        redis.disconnect();
+        reject(new RedisUnreachableError(this.url, this.connectTimeoutSecs, { cause: this.lastError }));
+      }, this.connectTimeoutSecs * 1000);
+      redis.once('ready', onReady);
+      if (redis.status === 'ready') onReady();
+      // lazyConnect: nothing connects until asked; errors arrive through the 'error' listener and the timer.
+      else if (redis.status === 'wait') redis.connect().catch(() => undefined);
+    });
+    return this.firstConnect;
+  }
+
   /** Closes the connection when this package owns it; a caller's connection is left open. */
   async close(): Promise<void> {
-    if (!this.owned) return;
+    if (!this.owned || this.unreachable) return;
     const redis = this.redis as Redis;
     if (redis.status === 'end') return;
     try {

@@ -31,6 +31,11 @@ export interface RedisStorageClientOptions {
   redis?: RedisConnectionOption;
   /** Extra ioredis options for a connection created from a URL. @defaultValue `{ maxRetriesPerRequest: null }` */
   redisOptions?: RedisOptions;
+  /** Seconds the FIRST connect of a connection created from a URL may take; after that the operation waiting for it
+   * (e.g. `openRedisRequestQueue`) rejects with {@link RedisUnreachableError} and the connection is closed, so a wrong
+   * URL fails fast. Once connected, the connection waits through Redis restarts. Ignored for a connection you pass.
+   * @defaultValue 10 */
+  connectTimeoutSecs?: number;
   /** Prefix of every key; a queue's keys share the hash tag `{<keyPrefix>:rq:<name>}`. @defaultValue `'crawlee'` */
   keyPrefix?: string;
   /** Where datasets and key-value stores live (they stay per process: Crawlee keeps statistics and session-pool
@@ -111,7 +116,7 @@ export class RedisStorageClient implements StorageClient {
     }
     const clock = options.clockOffsetMs ?? 0;
     const feed = feedSettings(options.startUrls);
-    this.connection = new ConnectionHandle(options.redis, options.redisOptions);
+    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
     this.redis = this.connection.redis;
     this.keyPrefix = keyPrefix;
     this.localStorageClient = options.localStorageClient ?? new MemoryStorage({ persistStorage: false, writeMetadata: false });
