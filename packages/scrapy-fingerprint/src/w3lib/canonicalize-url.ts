@@ -2,6 +2,7 @@ import { tryIdnaEncode } from '../idna/idna.js';
 import { encodeText, isUtf8, UnicodeEncodeFailure } from '../python/codecs.js';
 import { quoteBinary, quotePlusBinary, unquoteBinary } from '../python/quote.js';
 import { type ParseResult, urlparse, urlunparse } from '../python/urlsplit.js';
+import { assertUrlString } from './assert-url-string.js';
 import { canonicalPath } from './canonical-path.js';
 import { SAFE, stripAscii } from './safe-chars.js';
 
@@ -96,8 +97,10 @@ const byBytes = (a: [string, string], b: [string, string]): number =>
  * @returns the canonical URL
  * @throws {@link InvalidUrlError} where Python's `urlparse` raises (unbalanced or invalid IPv6 brackets)
  * @throws {@link EncodingError} when `encoding` is unknown
+ * @throws {@link InvalidRequestError} when `url` is not a string (`null`, `undefined`, a number)
  */
 export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {}): string {
+  assertUrlString(url, 'canonicalizeUrl');
   const { stripped, ascii } = stripAscii(url);
   return canonicalizeParsed(urlparse(stripped, url, ascii, true), options, ascii, ascii);
 }

@@ -1,4 +1,5 @@
 import { EncodingError } from '../errors/encoding-error.js';
+import { assertUrlString } from './assert-url-string.js';
 import { tryIdnaEncode } from '../idna/idna.js';
 import { decodeUtf8Replace, decodeUtf8Strict, encodeText, isAscii, isUtf8 } from '../python/codecs.js';
 import { quoteBinary, unquoteBinary } from '../python/quote.js';
@@ -54,8 +55,10 @@ function unquoteStr(s: string): string {
  * @returns the safe URL
  * @throws {@link InvalidUrlError} where Python's `urlsplit` / `.port` raise (bad port, bad IPv6 literal)
  * @throws {@link EncodingError} when `encoding` is unknown or cannot encode the query
+ * @throws {@link InvalidRequestError} when `url` is not a string (`null`, `undefined`, a number)
  */
 export function safeUrlString(url: string, options: SafeUrlStringOptions = {}): string {
+  assertUrlString(url, 'safeUrlString');
   return safeUrlParts(url, options).url;
 }
 
@@ -80,6 +83,7 @@ export interface SafeUrlParts extends SplitResult {
  * @returns the safe URL and its parts
  */
 export function safeUrlParts(url: string, options: SafeUrlStringOptions = {}): SafeUrlParts {
+  assertUrlString(url, 'safeUrlParts');
   const encoding = options.encoding ?? 'utf-8';
   const pathEncoding = options.pathEncoding ?? 'utf-8';
   const quotePath = options.quotePath ?? true;
