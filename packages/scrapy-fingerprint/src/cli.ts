@@ -16,7 +16,19 @@ const program = new Command()
   .addOption(new Option('--recipe <name>', 'fingerprint recipe (plain mode)').choices(FINGERPRINT_RECIPES).default('scrapy'))
   .option('--method <method>', 'HTTP method of every request (plain mode)', 'GET')
   .option('--keep-fragments', 'keep #fragments in the hashed URL (plain mode)', false)
-  .addHelpText('after', '\nExamples:\n  echo https://example.com/?b=2&a=1 | crawlee-scrapy-fingerprint\n  crawlee-scrapy-fingerprint --jsonl < inputs.jsonl > outputs.jsonl\n\nExit status: 0, or 1 when a URL was rejected (its line goes to stderr).');
+  .addHelpText(
+    'after',
+    [
+      '',
+      'Examples:',
+      "  echo 'https://example.com/?b=2&a=1' | crawlee-scrapy-fingerprint",
+      '  crawlee-scrapy-fingerprint --jsonl < inputs.jsonl > outputs.jsonl',
+      '',
+      'Exit status: 0, or 1 when a URL was rejected (plain mode: its line goes to stderr) or, with --jsonl, when an',
+      'input line was not a JSON object with a "url" string (its output line carries the error). In --jsonl mode a',
+      'URL Scrapy rejects is an expected result (the "error" field), not a failure.',
+    ].join('\n'),
+  );
 
 program.parse();
 const opts = program.opts<{ jsonl?: boolean; recipe: FingerprintRecipe; method: string; keepFragments: boolean }>();
@@ -31,7 +43,9 @@ const flush = (): void => {
 rl.on('line', (line) => {
   if (opts.jsonl) {
     if (!line.trim()) return;
-    out.push(jsonlLine(line) + '\n');
+    const result = jsonlLine(line);
+    if (!result.valid) failed = true;
+    out.push(result.text + '\n');
   } else {
     const url = line.replace(/\r$/, '');
     if (!url.trim()) return;

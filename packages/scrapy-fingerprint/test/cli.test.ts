@@ -60,12 +60,33 @@ describe('crawlee-scrapy-fingerprint CLI (built dist/cli.js)', () => {
     expect(mismatches).toEqual([]);
   });
 
-  it('--jsonl answers a malformed line with an error object', () => {
+  it('--jsonl answers a malformed line with an error object and exits 1 at the end', () => {
     const r = run(['--jsonl'], 'not json\n{"id":"x","url":"http://h:1x/"}\n');
+    expect(r.status).toBe(1);
     const [a, b] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(a!['id']).toBeNull();
     expect(String(a!['error'])).toContain('InvalidInput');
     expect(b!['error']).toBe("ValueError: Port could not be cast to integer value as '1x'");
     expect(b!['fp27']).toBeNull();
+  });
+
+  it('--jsonl keeps the input id on a line without a url, with the error, and exits 1', () => {
+    const r = run(['--jsonl'], '{"id":"a"}\n{"id":"b","url":"http://example.com/"}\n');
+    expect(r.status).toBe(1);
+    const [a, b] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(a).toEqual({ id: 'a', error: 'InvalidInput: expected a "url" string' });
+    expect(b!['id']).toBe('b');
+    expect(b!['fp27']).toBe('cebe46deeab7ee5915824a38cf73ee6f7eb0aba5');
+  });
+
+  it('--jsonl exits 0 when every line is valid, even if Scrapy rejects a URL (that is an expected result)', () => {
+    const r = run(['--jsonl'], '{"id":"x","url":"http://h:1x/"}\n');
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.stdout) as Record<string, unknown>)['id']).toBe('x');
+  });
+
+  it('--help quotes the example URL (an unquoted & would background the command in a shell)', () => {
+    const r = run(['--help'], '');
+    expect(r.stdout).toContain("echo 'https://example.com/?b=2&a=1' |");
   });
 });
