@@ -11,6 +11,7 @@ import { ENQUEUE_FILTER_SOURCE, type EnqueueFilterPlan, type EnqueueFilterSource
 import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
 import { StoreClosedError } from '../errors/store-closed-error.js';
 import { bloomKeys, type BloomKeys } from './bloom-keys.js';
+import { validateRedisStoreOptions } from './validate-store-options.js';
 import { ConnectionHolder, isCluster, type RedisConnection } from './connection.js';
 import { hashSlot } from './hash-slot.js';
 import { runScript, toBooleans } from './scripts.js';
@@ -84,21 +85,7 @@ export class RedisBloomDedupStore implements DedupStore {
    * @throws {@link FilterTooLargeError} when a block would exceed 2^32 bits or the filter `maxFilterBytes`
    */
   constructor(options: RedisBloomDedupStoreOptions) {
-    if (typeof options?.key !== 'string' || options.key.length === 0) {
-      throw new InvalidDedupOptionsError('key must be a non-empty string');
-    }
-    if (options.redis === undefined || options.redis === null) throw new InvalidDedupOptionsError('redis is required');
-    if (options.maxBatch !== undefined && (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1)) {
-      throw new InvalidDedupOptionsError(`maxBatch must be a positive integer, got ${String(options.maxBatch)}`);
-    }
-    if (
-      options.connectTimeoutSecs !== undefined &&
-      !(typeof options.connectTimeoutSecs === 'number' && options.connectTimeoutSecs > 0 && options.connectTimeoutSecs <= 3600)
-    ) {
-      throw new InvalidDedupOptionsError(
-        `connectTimeoutSecs must be a number of seconds from 0 to 3600 (exclusive of 0), got ${String(options.connectTimeoutSecs)}`,
-      );
-    }
+    validateRedisStoreOptions(options);
     this.options = options;
     this.parameters = bloomParameters({
       capacity: options.capacity,

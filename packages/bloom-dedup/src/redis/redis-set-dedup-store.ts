@@ -1,7 +1,7 @@
 import type { DedupStats, DedupStore } from '../dedup-store.js';
 import { ENQUEUE_FILTER_SOURCE, type EnqueueFilterPlan, type EnqueueFilterSource } from '../enqueue-filter.js';
-import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
 import { StoreClosedError } from '../errors/store-closed-error.js';
+import { validateRedisStoreOptions } from './validate-store-options.js';
 import { ConnectionHolder, type RedisConnection } from './connection.js';
 import { sameSlotKey } from './hash-slot.js';
 import { runScript, toBooleans } from './scripts.js';
@@ -47,21 +47,7 @@ export class RedisSetDedupStore implements DedupStore {
    * @throws {@link InvalidDedupOptionsError} on a missing key or connection
    */
   constructor(options: RedisSetDedupStoreOptions) {
-    if (typeof options?.key !== 'string' || options.key.length === 0) {
-      throw new InvalidDedupOptionsError('key must be a non-empty string');
-    }
-    if (options.redis === undefined || options.redis === null) throw new InvalidDedupOptionsError('redis is required');
-    if (options.maxBatch !== undefined && (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1)) {
-      throw new InvalidDedupOptionsError(`maxBatch must be a positive integer, got ${String(options.maxBatch)}`);
-    }
-    if (
-      options.connectTimeoutSecs !== undefined &&
-      !(typeof options.connectTimeoutSecs === 'number' && options.connectTimeoutSecs > 0 && options.connectTimeoutSecs <= 3600)
-    ) {
-      throw new InvalidDedupOptionsError(
-        `connectTimeoutSecs must be a number of seconds from 0 to 3600 (exclusive of 0), got ${String(options.connectTimeoutSecs)}`,
-      );
-    }
+    validateRedisStoreOptions(options);
     this.options = options;
     this.key = options.key;
     this.statsKey = sameSlotKey(options.key, 'stats');

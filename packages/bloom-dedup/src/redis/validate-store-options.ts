@@ -1,0 +1,31 @@
+import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
+
+/** The options every Redis store shares, checked the same way before anything touches Redis. */
+interface CommonRedisStoreOptions {
+  key: string;
+  redis: unknown;
+  maxBatch?: number;
+  connectTimeoutSecs?: number;
+}
+
+/**
+ * Validates `key`, `redis`, `maxBatch` and `connectTimeoutSecs` of a Redis dedup store.
+ * @throws {@link InvalidDedupOptionsError} naming the first bad option
+ */
+export function validateRedisStoreOptions(options: CommonRedisStoreOptions): void {
+  if (typeof options?.key !== 'string' || options.key.length === 0) {
+    throw new InvalidDedupOptionsError('key must be a non-empty string');
+  }
+  if (options.redis === undefined || options.redis === null) throw new InvalidDedupOptionsError('redis is required');
+  if (options.maxBatch !== undefined && (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1)) {
+    throw new InvalidDedupOptionsError(`maxBatch must be a positive integer, got ${String(options.maxBatch)}`);
+  }
+  if (
+    options.connectTimeoutSecs !== undefined &&
+    !(typeof options.connectTimeoutSecs === 'number' && options.connectTimeoutSecs > 0 && options.connectTimeoutSecs <= 3600)
+  ) {
+    throw new InvalidDedupOptionsError(
+      `connectTimeoutSecs must be a number of seconds from 0 to 3600 (exclusive of 0), got ${String(options.connectTimeoutSecs)}`,
+    );
+  }
+}
