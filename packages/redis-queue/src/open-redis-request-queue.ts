@@ -18,6 +18,11 @@ export interface OpenRedisRequestQueueOptions extends Omit<RedisStorageClientOpt
   storageClient?: RedisStorageClient;
   /** Crawlee configuration for the queue (event manager, `purgeOnStart`). @defaultValue the global configuration */
   config?: Configuration;
+  /** See {@link RedisStorageClientOptions.fastProlong}. On by default here, because the queue this function returns
+   * is always driven by Crawlee's RequestQueue, which prolongs every request's lock as it takes it from its local
+   * buffer; with `false`, that prolong is one script call per request.
+   * Ignored when `storageClient` is passed (its own setting applies). @defaultValue true */
+  fastProlong?: boolean;
 }
 
 /**
@@ -43,10 +48,10 @@ export async function openRedisRequestQueue(name: string, options: OpenRedisRequ
   if (name === 'default') {
     throw new InvalidOptionsError("a shared Redis queue cannot be named 'default': Crawlee drops that queue on a second crawler.run(); pick a crawl name");
   }
-  const { requestHandlerTimeoutSecs, lockSecs, startUrlsKey, startUrls, storageClient: given, config, ...clientOptions } = options;
+  const { requestHandlerTimeoutSecs, lockSecs, startUrlsKey, startUrls, storageClient: given, config, fastProlong = true, ...clientOptions } = options;
   if (lockSecs !== undefined && !(lockSecs > 0)) throw new InvalidOptionsError(`lockSecs must be a positive number (got ${lockSecs})`);
   const feed = startUrlsKey === undefined ? undefined : { ...startUrls, key: startUrlsKey === true ? undefined : startUrlsKey };
-  const storageClient = given ?? new RedisStorageClient({ ...clientOptions, startUrls: feed });
+  const storageClient = given ?? new RedisStorageClient({ ...clientOptions, fastProlong, startUrls: feed });
   if (given && feed) log.warning('openRedisRequestQueue: startUrlsKey is ignored when a storageClient is passed; set startUrls on the storage client');
   // Constructed directly rather than through RequestQueue.open(): Crawlee's storage cache is keyed by name only, so a
   // second open of the same name with another Redis or key prefix would silently return the first queue.

@@ -1,44 +1,54 @@
 --[[
-  Prolongs the caller's lock of one request. Fails (error reply) when the request is unknown, handled, not locked, or
-  locked by another client: Crawlee's RequestQueue treats a failure as "lost lock, skip this request".
+  Prolongs the caller's locks of one or more requests: every prolongRequestLock one client makes in one event-loop
+  turn arrives as one call (Crawlee prolongs each request it takes from its local buffer, so this runs once per
+  request, and one script per batch costs Redis far less than one per request). Each request is checked on its own;
+  a failure reaches only its own caller, and Crawlee's RequestQueue treats it as "lost lock, skip this request".
 
   KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua)
 
-  ARGV[1] request id
-  ARGV[2] lock time in ms
-  ARGV[3] clientKey of the caller
-  ARGV[4] forefront: '1' moves the request to the head of the queue for when its lock ends
-  ARGV[5] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
-  ARGV[6] 'expiry' extends from the current expiry (Crawlee MemoryStorage semantics), 'now' from now
+  ARGV[1] clientKey of the caller
+  ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
+  then five arguments per request:
+    id
+    lock time in ms
+    forefront: '1' moves the request to the head of the queue for when its lock ends
+    'expiry' extends from the current expiry (Crawlee MemoryStorage semantics), 'now' from now
+    ms already added to the lock when it was taken, in anticipation of this prolong (the fastProlong option; '0'
+      otherwise): the expiry counts from the lock's expiry without them
 
-  Returns the new lock expiry in ms (Redis time).
-  Errors: RQ_NOT_FOUND, RQ_HANDLED, RQ_NOT_LOCKED, RQ_LOCKED_BY_OTHER
+  Returns one entry per request, in order: the new lock expiry in ms (Redis time), or the error as a string
+  'RQ_CODE detail' with RQ_NOT_FOUND, RQ_HANDLED, RQ_NOT_LOCKED or RQ_LOCKED_BY_OTHER.
 ]]
 local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[5])
-local id = ARGV[1]
-if redis.call('HEXISTS', KEYS[2], id) == 0 then
-  return redis.error_reply('RQ_NOT_FOUND request ' .. id .. ' is not in the queue')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[2])
+local clientKey = ARGV[1]
+local out = {}
+for i = 3, #ARGV, 5 do
+  local id = ARGV[i]
+  local owner = redis.call('HGET', KEYS[6], id)
+  if owner == clientKey then
+    -- An owner entry exists only while its request is stored, pending and locked: every script that handles,
+    -- deletes, dead-letters, releases or recovers a request removes it. So the owner check is the whole check.
+    local from = now
+    if ARGV[i + 3] == 'expiry' then
+      local current = tonumber(redis.call('ZSCORE', KEYS[5], id) or now) - tonumber(ARGV[i + 4])
+      if current > now then from = current end
+    end
+    local expiresAt = from + tonumber(ARGV[i + 1])
+    redis.call('ZADD', KEYS[5], expiresAt, id)
+    if ARGV[i + 2] == '1' then
+      local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+      redis.call('ZADD', KEYS[3], -seq, id)
+    end
+    out[#out + 1] = expiresAt
+  elseif redis.call('HEXISTS', KEYS[2], id) == 0 then
+    out[#out + 1] = 'RQ_NOT_FOUND request ' .. id .. ' is not in the queue'
+  elseif not redis.call('ZSCORE', KEYS[3], id) then
+    out[#out + 1] = 'RQ_HANDLED request ' .. id .. ' has already been handled'
+  elseif not owner then
+    out[#out + 1] = 'RQ_NOT_LOCKED request ' .. id .. ' is not locked'
+  else
+    out[#out + 1] = 'RQ_LOCKED_BY_OTHER request ' .. id .. ' is locked by another client'
+  end
 end
-if not redis.call('ZSCORE', KEYS[3], id) then
-  return redis.error_reply('RQ_HANDLED request ' .. id .. ' has already been handled')
-end
-local owner = redis.call('HGET', KEYS[6], id)
-if not owner then
-  return redis.error_reply('RQ_NOT_LOCKED request ' .. id .. ' is not locked')
-end
-if owner ~= ARGV[3] then
-  return redis.error_reply('RQ_LOCKED_BY_OTHER request ' .. id .. ' is locked by another client')
-end
-local from = now
-if ARGV[6] == 'expiry' then
-  local current = tonumber(redis.call('ZSCORE', KEYS[5], id) or now)
-  if current > now then from = current end
-end
-local expiresAt = from + tonumber(ARGV[2])
-redis.call('ZADD', KEYS[5], expiresAt, id)
-if ARGV[4] == '1' then
-  local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-  redis.call('ZADD', KEYS[3], -seq, id)
-end
-return expiresAt
+return out

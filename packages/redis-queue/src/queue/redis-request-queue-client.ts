@@ -33,8 +33,9 @@ import { validateEnqueueFilterPlan } from '../filter/validate-plan.js';
 import { drainStartUrls } from '../feed/drain-start-urls.js';
 import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { runScript, runScriptBuffer, type ScriptArg, type ScriptName } from '../redis/scripts.js';
-import { decodeRequest, encodeRequest, toHeadItem, type EncodedRequest } from './request-codec.js';
+import { decodeRequest, encodeRequest, toHeadItem, type DecodedRequest, type EncodedRequest } from './request-codec.js';
 import type { QueueContext } from './queue-context.js';
+import { ScriptBatcher } from './script-batcher.js';
 
 /** Codes of add-requests.lua (1 = already present). */
 const ADDED = 0;
@@ -43,6 +44,36 @@ const FILTERED = 3;
 
 const MAX_LOCK_LIMIT = 1000;
 const CACHE_LIMIT = 2000;
+/** Items per batched prolong or update script call. */
+const MAX_BATCH = 200;
+
+type StoredRequest = Extract<DecodedRequest, { ok: true }>['request'];
+
+interface ProlongItem {
+  id: string;
+  lockMs: number;
+  forefront: boolean;
+  mode: 'expiry' | 'now';
+  /** Lock time already added at lock time in anticipation of this prolong (ms). */
+  appliedMs: number;
+}
+
+/** A lock taken by this client's last listAndLockHead calls (for the `fastProlong` option). */
+interface FreshLock {
+  /** Local monotonic time of the lock (`performance.now()`). */
+  lockedAt: number;
+  /** The lock time Crawlee asked for, in ms. */
+  lockMs: number;
+  /** The lock's expiry in Redis, in ms (Redis time). */
+  expiresAt: number;
+  /** Lock time added at lock time for the prolong Crawlee makes next (ms; 0 when none was added). */
+  appliedMs: number;
+}
+
+interface UpdateItem {
+  encoded: EncodedRequest;
+  forefront: boolean;
+}
 
 interface AttachedFilter {
   source: EnqueueFilterSource;
@@ -64,12 +95,14 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   readonly keys: QueueKeys;
   private readonly ctx: QueueContext;
   private filter?: AttachedFilter;
-  private readonly lockedJson = new Map<string, Buffer>();
-  /** Ids this client locked and has not handled, reclaimed or released yet (for {@link RedisRequestQueueClient.releaseLocks}). */
-  private readonly heldLocks = new Set<string>();
+  /** Requests `listAndLockHead` returned, decoded once, for the `getRequest` that follows. */
+  private readonly lockedRequests = new Map<string, StoredRequest>();
+  /** Ids this client locked and has not handled, reclaimed or released yet (for {@link RedisRequestQueueClient.releaseLocks}),
+   * with their uniqueKeys (an update of one of them needs no id check by hashing). */
+  private readonly heldLocks = new Map<string, string>();
   /** Locks taken by the last listAndLockHead calls: local monotonic time, lock length, Redis-time expiry (for the
    * `fastProlong` option). */
-  private readonly freshLocks = new Map<string, { lockedAt: number; lockMs: number; expiresAt: number }>();
+  private readonly freshLocks = new Map<string, FreshLock>();
 
   /**
    * @param ctx - connection and settings shared by the storage client
@@ -81,7 +114,12 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     this.id = id;
     this.clientKey = clientKey;
     this.keys = queueKeys(ctx.keyPrefix, id);
+    this.prolongs = new ScriptBatcher((items) => this.prolongBatch(items), MAX_BATCH);
+    this.updates = new ScriptBatcher((items) => this.updateBatch(items), MAX_BATCH);
   }
+
+  private readonly prolongs: ScriptBatcher<ProlongItem, number>;
+  private readonly updates: ScriptBatcher<UpdateItem, QueueOperationInfo>;
 
   /** This client is the sink side of the enqueue-filter seam (docs/enqueue-filter-seam.md). */
   get [ENQUEUE_FILTER_SINK](): EnqueueFilterSink {
@@ -149,7 +187,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   async delete(): Promise<void> {
     await this.script('purgeQueue', [this.offset(), '1']);
     await this.ctx.connection.run(() => this.ctx.connection.redis.srem(queueIndexKey(this.ctx.keyPrefix), this.id));
-    this.lockedJson.clear();
+    this.lockedRequests.clear();
   }
 
   /**
@@ -246,9 +284,12 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @returns the stored request, or undefined
    */
   async getRequest(id: string): Promise<RequestOptions | undefined> {
-    let raw = this.lockedJson.get(id);
-    if (raw !== undefined) this.lockedJson.delete(id);
-    else raw = (await this.ctx.connection.run(() => this.ctx.connection.redis.hgetBuffer(this.keys.data, id))) ?? undefined;
+    const locked = this.lockedRequests.get(id);
+    if (locked !== undefined) {
+      this.lockedRequests.delete(id);
+      return locked as RequestOptions;
+    }
+    const raw = (await this.ctx.connection.run(() => this.ctx.connection.redis.hgetBuffer(this.keys.data, id))) ?? undefined;
     if (raw === undefined) return undefined;
     const decoded = decodeRequest(raw, id);
     if (decoded.ok) return decoded.request;
@@ -267,25 +308,28 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @throws {@link InvalidRequestError} when the id does not match the uniqueKey or the request is not storable
    */
   async updateRequest(request: UpdateRequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
-    const encoded = encodeRequest(request);
-    this.lockedJson.delete(encoded.id);
+    const encoded = encodeRequest(request, this.heldLocks);
+    this.lockedRequests.delete(encoded.id);
     this.heldLocks.delete(encoded.id);
     this.freshLocks.delete(encoded.id);
-    const reply = (await this.script('updateRequest', [
-      encoded.id,
-      encoded.json,
-      encoded.handled ? '1' : '0',
-      options.forefront ? '1' : '0',
-      this.clientKey,
-      this.offset(),
-    ])) as unknown[];
-    return { requestId: encoded.id, wasAlreadyPresent: Number(reply[0]) === 1, wasAlreadyHandled: Number(reply[1]) === 1 };
+    return this.updates.call({ encoded, forefront: options.forefront ?? false });
+  }
+
+  private async updateBatch(items: UpdateItem[]): Promise<QueueOperationInfo[]> {
+    const args: ScriptArg[] = [this.clientKey, this.offset()];
+    for (const { encoded, forefront } of items) args.push(encoded.id, encoded.json, encoded.handled ? '1' : '0', forefront ? '1' : '0');
+    const reply = (await this.script('updateRequest', args)) as unknown[];
+    return items.map(({ encoded }, i) => ({
+      requestId: encoded.id,
+      wasAlreadyPresent: Number(reply[2 * i]) === 1,
+      wasAlreadyHandled: Number(reply[2 * i + 1]) === 1,
+    }));
   }
 
   /** Deletes one request and moves the counters.
    * @param id - the request id */
   async deleteRequest(id: string): Promise<unknown> {
-    this.lockedJson.delete(id);
+    this.lockedRequests.delete(id);
     this.freshLocks.delete(id);
     return this.script('deleteRequest', [id, this.offset()]);
   }
@@ -317,11 +361,15 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
 
   private async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
     const lockMs = Math.round(lockSecs * 1000);
+    // fastProlong with the expiry rule: Crawlee prolongs every request it takes from its buffer by the same lock
+    // time, from the current expiry; taking the lock for twice the time at once gives the same expiry without the
+    // prolong's round trip (see prolongRequestLock).
+    const appliedMs = this.ctx.fastProlong && this.ctx.prolongLockFrom === 'expiry' ? lockMs : 0;
     const lockedAt = performance.now();
     // Buffers: stored bytes go back to the dead-letter script unchanged, even when they are not UTF-8.
     const reply = (await this.script(
       'listAndLockHead',
-      [limit, lockMs, this.clientKey, this.offset(), this.ctx.recoverLimit],
+      [limit, lockMs + appliedMs, this.clientKey, this.offset(), this.ctx.recoverLimit],
       [],
       true,
     )) as Array<Buffer | number>;
@@ -335,13 +383,13 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
         continue;
       }
       if (this.ctx.cacheLockedRequests) {
-        if (this.lockedJson.size >= CACHE_LIMIT) this.lockedJson.clear();
-        this.lockedJson.set(id, raw);
+        if (this.lockedRequests.size >= CACHE_LIMIT) this.lockedRequests.clear();
+        this.lockedRequests.set(id, decoded.request);
       }
-      this.heldLocks.add(id);
+      this.heldLocks.set(id, decoded.request.uniqueKey);
       if (this.ctx.fastProlong) {
         if (this.freshLocks.size >= CACHE_LIMIT) this.freshLocks.clear();
-        this.freshLocks.set(id, { lockedAt, lockMs, expiresAt: Number(reply[2]) + lockMs });
+        this.freshLocks.set(id, { lockedAt, lockMs, expiresAt: Number(reply[2]) + lockMs + appliedMs, appliedMs });
       }
       items.push(toHeadItem(decoded.request));
     }
@@ -371,17 +419,22 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     this.freshLocks.delete(id);
     if (fresh && this.ctx.fastProlong && !options?.forefront && options?.lockSecs > 0) {
       const lockMs = Math.round(options.lockSecs * 1000);
+      // Locked by this client less than half a lock time ago, so nobody else can hold it.
       if (performance.now() - fresh.lockedAt < fresh.lockMs / 2) {
-        // Locked by this client moments ago, so nobody else can hold it: extend in the background (same rule as the
-        // script) and answer now. Commands on one connection run in order, so later calls see the new expiry.
-        const from = this.ctx.prolongLockFrom === 'expiry' ? fresh.expiresAt : fresh.expiresAt - fresh.lockMs;
-        this.prolong(id, lockMs, false, this.ctx.prolongLockFrom).catch((error: unknown) => {
-          log.debug(`crawlee-redis-queue: background lock prolongation of ${id} failed`, { error: String(error) });
-        });
-        return { lockExpiresAt: new Date(from + lockMs) };
+        // The lock was taken with this prolong's time already added: the expiry it has is the answer.
+        if (fresh.appliedMs === lockMs) return { lockExpiresAt: new Date(fresh.expiresAt) };
+        if (fresh.appliedMs === 0) {
+          // Extend in the background (same rule as the script) and answer now. Commands on one connection run in
+          // order, so later calls see the new expiry.
+          const from = this.ctx.prolongLockFrom === 'expiry' ? fresh.expiresAt : fresh.expiresAt - fresh.lockMs;
+          this.prolong({ id, lockMs, forefront: false, mode: this.ctx.prolongLockFrom, appliedMs: 0 }).catch((error: unknown) => {
+            log.debug(`crawlee-redis-queue: background lock prolongation of ${id} failed`, { error: String(error) });
+          });
+          return { lockExpiresAt: new Date(from + lockMs) };
+        }
       }
     }
-    return this.prolongChecked(id, options, this.ctx.prolongLockFrom);
+    return this.prolongChecked(id, options, this.ctx.prolongLockFrom, fresh?.appliedMs ?? 0);
   }
 
   /**
@@ -398,29 +451,43 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async refreshRequestLock(id: string, options: { lockSecs: number }): Promise<ProlongRequestLockResult> {
     this.freshLocks.delete(id);
-    return this.prolongChecked(id, { lockSecs: options?.lockSecs }, 'now');
+    return this.prolongChecked(id, { lockSecs: options?.lockSecs }, 'now', 0);
   }
 
-  private async prolongChecked(id: string, options: ProlongRequestLockOptions, mode: 'expiry' | 'now'): Promise<ProlongRequestLockResult> {
+  private async prolongChecked(
+    id: string,
+    options: ProlongRequestLockOptions,
+    mode: 'expiry' | 'now',
+    appliedMs: number,
+  ): Promise<ProlongRequestLockResult> {
     if (typeof options?.lockSecs !== 'number' || !(options.lockSecs > 0)) {
       throw new InvalidOptionsError(`prolongRequestLock lockSecs must be a positive number (got ${String(options?.lockSecs)})`);
     }
     try {
-      const expiresAt = await this.prolong(id, Math.round(options.lockSecs * 1000), options.forefront ?? false, mode);
+      const expiresAt = await this.prolong({ id, lockMs: Math.round(options.lockSecs * 1000), forefront: options.forefront ?? false, mode, appliedMs });
       return { lockExpiresAt: new Date(expiresAt) };
     } catch (error) {
       // Lost, handled or gone: this client no longer holds it.
       if (error instanceof RedisQueueError && error.code !== 'REDIS_SCRIPT_ERROR') {
         this.heldLocks.delete(id);
-        this.lockedJson.delete(id);
+        this.lockedRequests.delete(id);
       }
       throw error;
     }
   }
 
-  private async prolong(id: string, lockMs: number, forefront: boolean, mode: 'expiry' | 'now'): Promise<number> {
-    const reply = await this.script('prolongRequestLock', [id, lockMs, this.clientKey, forefront ? '1' : '0', this.offset(), mode]);
-    return Number(reply);
+  private prolong(item: ProlongItem): Promise<number> {
+    return this.prolongs.call(item);
+  }
+
+  private async prolongBatch(items: ProlongItem[]): Promise<Array<number | Error>> {
+    const args: ScriptArg[] = [this.clientKey, this.offset()];
+    for (const item of items) args.push(item.id, item.lockMs, item.forefront ? '1' : '0', item.mode, item.appliedMs);
+    const reply = (await this.script('prolongRequestLock', args)) as unknown[];
+    // Per request: the new expiry, or the error code and detail as a string.
+    return reply.map((entry) =>
+      typeof entry === 'number' ? entry : mapScriptError(new Error(String(entry)), `request queue "${this.id}" prolongRequestLock`),
+    );
   }
 
   /**
@@ -431,7 +498,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @param options - `forefront`
    */
   async deleteRequestLock(id: string, options: DeleteRequestLockOptions = {}): Promise<void> {
-    this.lockedJson.delete(id);
+    this.lockedRequests.delete(id);
     this.heldLocks.delete(id);
     this.freshLocks.delete(id);
     await this.script('deleteRequestLock', [id, this.clientKey, options.forefront ? '1' : '0']);
@@ -445,9 +512,9 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @returns the number of locks released
    */
   async releaseLocks(): Promise<number> {
-    const ids = [...this.heldLocks];
+    const ids = [...this.heldLocks.keys()];
     this.heldLocks.clear();
-    this.lockedJson.clear();
+    this.lockedRequests.clear();
     this.freshLocks.clear();
     let released = 0;
     for (let start = 0; start < ids.length; start += 500) {
@@ -458,7 +525,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
 
   /** Moves an unreadable entry to the dead letters (when it still holds the bytes that failed). */
   private async deadLetter(id: string, raw: Buffer, reason: string): Promise<void> {
-    this.lockedJson.delete(id);
+    this.lockedRequests.delete(id);
     const moved = await this.script('deadLetterRequest', [id, raw, reason, this.offset()]);
     if (Number(moved) === 1) {
       log.warning(`crawlee-redis-queue: request ${id} of queue "${this.id}" cannot be read (${reason}); moved to the dead letters`);

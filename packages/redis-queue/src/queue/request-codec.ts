@@ -33,11 +33,16 @@ function rejectUnserializable(key: string, value: unknown): unknown {
  * Validates a request and serializes it as Crawlee's MemoryStorage does (`JSON.stringify({ ...request, id })`).
  *
  * @param request - a Crawlee `Request` or request schema
+ * @param knownIds - ids already checked against their uniqueKeys (id to uniqueKey; e.g. the requests this client
+ *   locked): a request whose id and uniqueKey match an entry skips the sha256 of the uniqueKey
  * @returns the id, JSON and handled state
  * @throws {@link InvalidRequestError} for a missing/invalid url or uniqueKey, an id that does not match the
  *   uniqueKey, or a value JSON cannot hold (function, BigInt, symbol, circular reference)
  */
-export function encodeRequest(request: { url?: unknown; uniqueKey?: unknown; id?: unknown; handledAt?: unknown; method?: unknown }): EncodedRequest {
+export function encodeRequest(
+  request: { url?: unknown; uniqueKey?: unknown; id?: unknown; handledAt?: unknown; method?: unknown },
+  knownIds?: ReadonlyMap<string, string>,
+): EncodedRequest {
   if (typeof request !== 'object' || request === null) throw new InvalidRequestError('a request must be an object');
   const { url, uniqueKey } = request;
   if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) {
@@ -46,7 +51,8 @@ export function encodeRequest(request: { url?: unknown; uniqueKey?: unknown; id?
   if (typeof uniqueKey !== 'string' || uniqueKey.length === 0) {
     throw new InvalidRequestError(`request uniqueKey must be a non-empty string (url ${url})`);
   }
-  const id = requestIdOf(uniqueKey);
+  const given = request.id;
+  const id = typeof given === 'string' && knownIds?.get(given) === uniqueKey ? given : requestIdOf(uniqueKey);
   if (request.id !== undefined && request.id !== null && request.id !== id) {
     throw new InvalidRequestError(`request id ${JSON.stringify(request.id)} does not match its uniqueKey ${JSON.stringify(uniqueKey)} (expected ${id})`);
   }

@@ -29,7 +29,9 @@ export interface RedisStorageClientOptions {
   /** A `redis://` URL, or an ioredis `Redis` or `Cluster` (ioredis 5 or 6; never closed by this package).
    * @defaultValue `process.env.REDIS_URL`, else `'redis://127.0.0.1:6379'` */
   redis?: RedisConnectionOption;
-  /** Extra ioredis options for a connection created from a URL. @defaultValue `{ maxRetriesPerRequest: null }` */
+  /** Extra ioredis options for a connection created from a URL. For a connection you pass yourself,
+   * `enableAutoPipelining: true` is worth setting too: it sends the commands of many concurrent crawler tasks in one
+   * write. @defaultValue `{ maxRetriesPerRequest: null, enableAutoPipelining: true }` */
   redisOptions?: RedisOptions;
   /** Seconds the FIRST connect of a connection created from a URL may take; after that the operation waiting for it
    * (e.g. `openRedisRequestQueue`) rejects with {@link RedisUnreachableError} and the connection is closed, so a wrong
@@ -51,11 +53,15 @@ export interface RedisStorageClientOptions {
   /** Serve `getRequest` for a freshly locked request from the JSON `listAndLockHead` returned (one round trip less
    * per request). @defaultValue true */
   cacheLockedRequests?: boolean;
-  /** `prolongRequestLock` of a lock this client took less than half a lock time ago (what Crawlee does when it takes
-   * a request out of its local buffer) answers at once and extends the lock in the background, with the same expiry
-   * rule: one awaited round trip less per request. The trade-off: a change by someone else inside that window (an
-   * admin purge, another client marking the request handled) is not reported by that prolong.
-   * @defaultValue false */
+  /** For the `prolongRequestLock` Crawlee makes as it takes a request from its local buffer: a lock this client took
+   * less than half a lock time ago cannot be held by anyone else, so that prolong answers without asking Redis.
+   * With the default expiry rule the lock is taken for twice the lock time at once (what that prolong would set:
+   * the same expiry, one script call less per request); with `prolongLockFrom: 'now'` the prolong is sent in the
+   * background. The trade-off: a change by someone else between the lock and that prolong (an admin purge, another
+   * client marking the request handled) is not reported by it, and a request locked but never prolonged (left in a
+   * buffer when its worker dies) comes back after twice the lock time instead of once.
+   * `openRedisRequestQueue` turns this on by default. @defaultValue false (`listAndLockHead` locks exactly for
+   * `lockSecs`, as Crawlee's MemoryStorage does) */
   fastProlong?: boolean;
   /** Drain a scrapy-redis start-URL list into each queue when it has nothing available: `true` for
    * `<name>:start_urls`, or settings. @defaultValue undefined (no feed) */

@@ -1,0 +1,70 @@
+import { setImmediate } from 'node:timers';
+
+interface Waiting<Item, Result> {
+  item: Item;
+  resolve: (result: Result) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Merges the calls one queue client makes in one event-loop turn into one script call. Crawlee's RequestQueue
+ * prolongs and marks handled one request per call, from many concurrent tasks; one Lua script per batch instead of
+ * one per request is what lets Redis keep up with several workers (each script call has a fixed cost on the server,
+ * and on the client one command, promise and reply each).
+ *
+ * Every item still gets its own result, or its own error when the script reports one for it; an error of the whole
+ * call (connection, script) rejects every item of the batch. Items are sent in call order.
+ */
+export class ScriptBatcher<Item, Result> {
+  private waiting: Array<Waiting<Item, Result>> = [];
+  private scheduled = false;
+
+  /**
+   * @param run - sends one batch; resolves with one result per item, in order (an `Error` result rejects that item)
+   * @param maxItems - items per script call; a full batch is sent at once
+   */
+  constructor(
+    private readonly run: (items: Item[]) => Promise<Array<Result | Error>>,
+    private readonly maxItems: number,
+  ) {}
+
+  /**
+   * Queues one item for the batch of this event-loop turn.
+   *
+   * @param item - the item
+   * @returns its result
+   */
+  call(item: Item): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (this.waiting.length >= this.maxItems) this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        // setImmediate, not a microtask: the other tasks' calls of this turn arrive through their own promise
+        // chains, all of which run before the check phase.
+        setImmediate(() => {
+          this.scheduled = false;
+          this.flush();
+        });
+      }
+    });
+  }
+
+  private flush(): void {
+    const batch = this.waiting;
+    if (batch.length === 0) return;
+    this.waiting = [];
+    this.run(batch.map((w) => w.item)).then(
+      (results) => {
+        batch.forEach((w, i) => {
+          const result = results[i];
+          if (result instanceof Error) w.reject(result);
+          else w.resolve(result as Result);
+        });
+      },
+      (error: unknown) => {
+        for (const w of batch) w.reject(error);
+      },
+    );
+  }
+}
