@@ -287,7 +287,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     const locked = this.lockedRequests.get(id);
     if (locked !== undefined) {
       this.lockedRequests.delete(id);
-      return locked as RequestOptions;
+      return locked;
     }
     const raw = (await this.ctx.connection.run(() => this.ctx.connection.redis.hgetBuffer(this.keys.data, id))) ?? undefined;
     if (raw === undefined) return undefined;

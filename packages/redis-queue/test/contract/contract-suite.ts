@@ -148,10 +148,35 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       expect(lockExpiresAt.getTime()).toBeGreaterThan(Number(sec) * 1000 + 55_000);
       await a.updateRequest({ ...req(2), id: two!.id, handledAt: new Date().toISOString() });
       await expect(a.prolongRequestLock(two!.id, { lockSecs: 30 })).rejects.toBeInstanceOf(RequestAlreadyHandledError);
-      w.advance(35_000); // past the first lock, inside the prolonged one (applied in the background)
+      w.advance(35_000); // past the lock time asked for, inside the prolonged one (taken with the lock)
       expect((await b.listAndLockHead({ limit: 5, lockSecs: 30 })).items).toHaveLength(0);
       w.advance(30_000);
       expect(names((await b.listAndLockHead({ limit: 5, lockSecs: 30 })).items)).toEqual(['1']);
+    });
+
+    full('3. fastProlong takes the lock for twice the lock time; a prolong with another lock time counts from the lock it asked for', async () => {
+      const w = fresh();
+      const a = await w.client('a', { fastProlong: true });
+      const b = await w.client('b');
+      await a.batchAddRequests([req(1), req(2), req(3)]);
+      const [sec] = (await w.redis.time()) as [number | string, number | string];
+      const t0 = Number(sec) * 1000;
+      const [one, two, three] = (await a.listAndLockHead({ limit: 3, lockSecs: 30 })).items;
+      // What the prolong Crawlee makes next would set (30 s from the 30 s expiry), already in Redis.
+      const lockOfOne = Number(await w.redis.zscore(queueKeys(w.keyPrefix, w.name).locks, one!.id));
+      expect(lockOfOne).toBeGreaterThanOrEqual(t0 + 60_000);
+      expect(lockOfOne).toBeLessThan(t0 + 62_000);
+      expect((await a.prolongRequestLock(one!.id, { lockSecs: 30 })).lockExpiresAt.getTime()).toBe(lockOfOne);
+      // Another lock time: asked of Redis, from the 30 s lock that was asked for, not from the doubled one.
+      const other = (await a.prolongRequestLock(two!.id, { lockSecs: 10 })).lockExpiresAt.getTime();
+      expect(other).toBeGreaterThanOrEqual(t0 + 40_000);
+      expect(other).toBeLessThan(t0 + 42_000);
+      // A request left locked and never prolonged (a worker killed with it in its buffer) comes back after 2x.
+      w.advance(45_000);
+      expect(names((await b.listAndLockHead({ limit: 5, lockSecs: 30 })).items)).toEqual(['2']);
+      w.advance(17_000);
+      expect(names((await b.listAndLockHead({ limit: 5, lockSecs: 30 })).items)).toEqual(['1', '3']);
+      expect(three).toBeDefined();
     });
 
     it('4. expired locks come back lazily at their original position (a killed worker loses nothing)', async () => {
