@@ -77,3 +77,25 @@ export async function measureRedis(n, workers, { concurrency, redis, redisUrl, k
     client: msPerRequest(fleet.results, handled),
   };
 }
+
+/**
+ * The scaling anchor: `workers` processes that share nothing but the machine and the Redis server, each crawling its
+ * own Redis queue of n / workers requests, released together. What two processes of this crawler can reach on this
+ * machine when no request is shared; the shared queue's "2 workers / 1" is read against it.
+ */
+export async function measureIndependent(n, workers, { concurrency, redisUrl, keyPrefix, admin, queueOptions }) {
+  const names = Array.from({ length: workers }, (_, i) => `bench-${n}-independent-${i}`);
+  const share = Math.floor(n / workers);
+  for (const queueName of names) {
+    await runOne({ backend: 'redis', seed: share, crawl: false, queueName, redisUrl, keyPrefix, concurrency });
+  }
+  const fleet = await runFleet(workers, (i) => ({ backend: 'redis', seed: 0, crawl: true, queueName: names[i], redisUrl, keyPrefix, queueOptions, concurrency }));
+  for (const queueName of names) await admin(queueName).drop();
+  const handled = sum(fleet.results.map((r) => r.handled));
+  const lastHandledAt = Math.max(...fleet.results.map((r) => r.lastHandledAt));
+  return {
+    handled,
+    rate: handled / ((lastHandledAt - fleet.goAt) / 1000),
+    workerCpuMsPerRequest: sum(fleet.results.map((r) => r.cpuMs)) / handled,
+  };
+}

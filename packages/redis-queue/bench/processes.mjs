@@ -64,11 +64,14 @@ function startChild(cfg, finishGraceSecs, hardLimitSecs, capSecs) {
 }
 
 /**
- * Starts `count` processes with the same settings, waits until every crawler is built, releases them together and
- * returns their results plus the release time (the start of the measured interval).
+ * Starts `count` processes, waits until every crawler is built, releases them together and returns their results
+ * plus the release time (the start of the measured interval).
+ *
+ * @param cfg - the settings of every process, or a function of the process index (0-based) returning them
  */
 export async function runFleet(count, cfg, { finishGraceSecs = 10, hardLimitSecs = 900, capSecs } = {}) {
-  const children = Array.from({ length: count }, () => startChild(cfg, finishGraceSecs, hardLimitSecs, capSecs));
+  const cfgOf = typeof cfg === 'function' ? cfg : () => cfg;
+  const children = Array.from({ length: count }, (_, i) => startChild(cfgOf(i), finishGraceSecs, hardLimitSecs, capSecs));
   await Promise.all(children.map((c) => c.ready));
   const goAt = Date.now();
   for (const c of children) {

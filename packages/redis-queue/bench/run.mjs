@@ -4,6 +4,9 @@
 // started for the bench only (the shared 6379 is never touched). Prints the tables and writes them into the
 // README section between <!-- bench:start --> and <!-- bench:end -->.
 //
+// With more than one worker it also runs the scaling anchor: the same number of processes, each crawling a queue of
+// its own (nothing shared but the machine and the Redis server), to show what the machine allows.
+//
 // Options: --sizes 2000,10000,100000  --workers 1,2  --concurrency 50  --memory-cap-secs 120
 //          --skip-memory  --no-write  --json (print every measurement as JSON too)
 //          --queue-options '{"fastProlong":true}' (extra openRedisRequestQueue options for the crawling workers)
@@ -18,7 +21,7 @@ import { URL, fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { startRedisServer } from '@crawlee-distributed/test-utils';
 import { parallelHeadroom } from './cpu-headroom.mjs';
-import { measureMemory, measureRedis } from './measure.mjs';
+import { measureIndependent, measureMemory, measureRedis } from './measure.mjs';
 import { parseInfo } from './redis-info.mjs';
 import { checkTargets, markdown, writeSection } from './report.mjs';
 
@@ -84,6 +87,12 @@ try {
       row.redis[workers] = await measureRedis(n, workers, { concurrency, redis, redisUrl: server.url, keyPrefix, admin, queueOptions });
       const r = row.redis[workers];
       log(`  ${Math.round(r.rate)} req/s, ${r.roundTripsPerRequest.toFixed(2)} round trips/request, handled ${r.handled} (queue says ${r.queueHandled})`);
+    }
+    const most = Math.max(...workerCounts);
+    if (most > 1) {
+      log(`anchor: ${most} independent processes, each its own queue of ${Math.floor(n / most)} requests`);
+      row.independent = { workers: most, ...(await measureIndependent(n, most, { concurrency, redisUrl: server.url, keyPrefix, admin, queueOptions })) };
+      log(`  ${Math.round(row.independent.rate)} req/s`);
     }
   }
   meta.headroomAfter = await parallelHeadroom();
