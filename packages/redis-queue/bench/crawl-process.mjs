@@ -6,7 +6,8 @@
 // { type: 'result', ... } and exits.
 //
 // argv[2] is JSON: { backend: 'memory' | 'redis', seed: number (requests to add, 0 = none), crawl: boolean,
-//                    queueName, redisUrl?, keyPrefix?, queueOptions?, concurrency, expect? }
+//                    queueName, redisUrl?, keyPrefix?, queueOptions?, concurrency, expect?, warmup? }
+// - `warmup`: requests crawled on a queue of the process's own before the measured crawl (see warmUp()).
 //
 // Throughput is measured up to the last handled request (`lastHandledAt`); the time from there until
 // crawler.run() resolves is the finish latency, reported on its own.
@@ -27,14 +28,14 @@ log.setLevel(log.LEVELS.WARNING);
 
 const config = new Configuration({ persistStorage: false, purgeOnStart: false });
 
-async function openQueue() {
+async function openQueue(queueName = cfg.queueName) {
   if (cfg.backend === 'memory') {
     const storageClient = new MemoryStorage({ persistStorage: false, writeMetadata: false });
-    return RequestQueue.open(cfg.queueName, { storageClient, config });
+    return RequestQueue.open(queueName, { storageClient, config });
   }
   // Loaded only here, so the MemoryStorage runs do not even load the Redis package.
   const { openRedisRequestQueue } = await import('crawlee-redis-queue');
-  return openRedisRequestQueue(cfg.queueName, {
+  return openRedisRequestQueue(queueName, {
     redis: cfg.redisUrl,
     keyPrefix: cfg.keyPrefix,
     requestHandlerTimeoutSecs: 60,
@@ -80,6 +81,31 @@ function reportAndExit() {
     process.exit(0);
   }
 }
+
+/**
+ * A crawl of `cfg.warmup` requests on a queue of this process's own, before anything is measured: a worker of a real
+ * fleet runs for hours, so the JIT compiling Crawlee's and the queue's code in its first second is not what a rate
+ * should measure (at 2,000 requests it would be most of the run). Same backend, same settings.
+ */
+async function warmUp() {
+  const queue = await openQueue(`${cfg.queueName}-warmup-${process.pid}`);
+  await queue.addRequests(Array.from({ length: cfg.warmup }, (_, i) => ({ url: `http://localhost/warmup/${i}` })));
+  const crawler = new BasicCrawler(
+    {
+      requestQueue: queue,
+      minConcurrency: cfg.concurrency,
+      maxConcurrency: cfg.concurrency,
+      useSessionPool: false,
+      statusMessageLoggingInterval: 3600,
+      requestHandler: async () => {},
+    },
+    config,
+  );
+  await crawler.run();
+  await queue.drop();
+}
+
+if (cfg.crawl && cfg.warmup > 0) await warmUp();
 
 const queue = await openQueue();
 

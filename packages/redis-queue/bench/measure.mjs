@@ -23,9 +23,9 @@ function msPerRequest(results, handled) {
 }
 
 /** Seeds and crawls `n` requests on a MemoryStorage queue in one process. */
-export async function measureMemory(n, { concurrency, memoryCapSecs }) {
+export async function measureMemory(n, { concurrency, memoryCapSecs, warmup }) {
   const r = await runOne(
-    { backend: 'memory', seed: n, crawl: true, queueName: `bench-${n}`, concurrency, expect: n },
+    { backend: 'memory', seed: n, crawl: true, queueName: `bench-${n}`, concurrency, expect: n, warmup },
     { finishGraceSecs: 10, hardLimitSecs: memoryCapSecs + 600, capSecs: memoryCapSecs },
   );
   return {
@@ -44,13 +44,24 @@ export async function measureMemory(n, { concurrency, memoryCapSecs }) {
  * Seeds `n` requests into a fresh Redis queue from one process, then crawls it with `workers` processes released
  * together; reads the server's counters around both phases, then drops the queue.
  */
-export async function measureRedis(n, workers, { concurrency, redis, redisUrl, keyPrefix, admin, queueOptions }) {
+export async function measureRedis(n, workers, { concurrency, redis, redisUrl, keyPrefix, admin, queueOptions, warmup }) {
   const queueName = `bench-${n}-${workers}w`;
   const base = await serverCounters(redis);
   const seed = await runOne({ backend: 'redis', seed: n, crawl: false, queueName, redisUrl, keyPrefix, concurrency });
   const afterSeed = await serverCounters(redis);
-  const callsBefore = await commandCalls(redis);
-  const fleet = await runFleet(workers, { backend: 'redis', seed: 0, crawl: true, queueName, redisUrl, keyPrefix, queueOptions, concurrency });
+  // Read again once the workers are warmed up: their warm-up queues' commands and CPU are not the crawl's.
+  let atGo;
+  let callsBefore;
+  const fleet = await runFleet(
+    workers,
+    { backend: 'redis', seed: 0, crawl: true, queueName, redisUrl, keyPrefix, queueOptions, concurrency, warmup },
+    {
+      beforeGo: async () => {
+        atGo = await serverCounters(redis);
+        callsBefore = await commandCalls(redis);
+      },
+    },
+  );
   const afterCrawl = await serverCounters(redis);
   const calls = callsDelta(callsBefore, await commandCalls(redis));
   const stats = await admin(queueName).stats();
@@ -68,8 +79,8 @@ export async function measureRedis(n, workers, { concurrency, redis, redisUrl, k
     seedRoundTripsPerRequest: seed.seedRoundTrips / n,
     finishLatencyMs: crawlEnd - lastHandledAt,
     roundTripsPerRequest: sum(fleet.results.map((r) => r.roundTrips)) / handled,
-    serverCommandsPerRequest: (afterCrawl.commands - afterSeed.commands) / handled,
-    redisCpuUsPerRequest: ((afterCrawl.cpuSeconds - afterSeed.cpuSeconds) * 1e6) / handled,
+    serverCommandsPerRequest: (afterCrawl.commands - atGo.commands) / handled,
+    redisCpuUsPerRequest: ((afterCrawl.cpuSeconds - atGo.cpuSeconds) * 1e6) / handled,
     workerCpuMsPerRequest: sum(fleet.results.map((r) => r.cpuMs)) / handled,
     memoryPerPendingBytes: (afterSeed.usedMemory - base.usedMemory) / n,
     memoryPerHandledBytes: (afterCrawl.usedMemory - base.usedMemory) / n,
@@ -83,13 +94,13 @@ export async function measureRedis(n, workers, { concurrency, redis, redisUrl, k
  * own Redis queue of n / workers requests, released together. What two processes of this crawler can reach on this
  * machine when no request is shared; the shared queue's "2 workers / 1" is read against it.
  */
-export async function measureIndependent(n, workers, { concurrency, redisUrl, keyPrefix, admin, queueOptions }) {
+export async function measureIndependent(n, workers, { concurrency, redisUrl, keyPrefix, admin, queueOptions, warmup }) {
   const names = Array.from({ length: workers }, (_, i) => `bench-${n}-independent-${i}`);
   const share = Math.floor(n / workers);
   for (const queueName of names) {
     await runOne({ backend: 'redis', seed: share, crawl: false, queueName, redisUrl, keyPrefix, concurrency });
   }
-  const fleet = await runFleet(workers, (i) => ({ backend: 'redis', seed: 0, crawl: true, queueName: names[i], redisUrl, keyPrefix, queueOptions, concurrency }));
+  const fleet = await runFleet(workers, (i) => ({ backend: 'redis', seed: 0, crawl: true, queueName: names[i], redisUrl, keyPrefix, queueOptions, concurrency, warmup }));
   for (const queueName of names) await admin(queueName).drop();
   const handled = sum(fleet.results.map((r) => r.handled));
   const lastHandledAt = Math.max(...fleet.results.map((r) => r.lastHandledAt));

@@ -68,11 +68,13 @@ function startChild(cfg, finishGraceSecs, hardLimitSecs, capSecs) {
  * plus the release time (the start of the measured interval).
  *
  * @param cfg - the settings of every process, or a function of the process index (0-based) returning them
+ * @param beforeGo - awaited once every process is ready (warmed up) and before they are released
  */
-export async function runFleet(count, cfg, { finishGraceSecs = 10, hardLimitSecs = 900, capSecs } = {}) {
+export async function runFleet(count, cfg, { finishGraceSecs = 10, hardLimitSecs = 900, capSecs, beforeGo } = {}) {
   const cfgOf = typeof cfg === 'function' ? cfg : () => cfg;
   const children = Array.from({ length: count }, (_, i) => startChild(cfgOf(i), finishGraceSecs, hardLimitSecs, capSecs));
   await Promise.all(children.map((c) => c.ready));
+  await beforeGo?.();
   const goAt = Date.now();
   for (const c of children) {
     if (c.child.connected) c.child.send({ type: 'go' });

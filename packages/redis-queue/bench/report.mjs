@@ -49,7 +49,9 @@ export function markdown(rows, meta) {
   lines.push(
     `Measured ${meta.date} on ${meta.machine}; Node ${meta.node}, Redis ${meta.redisVersion} (a bench-only redis-server ` +
       `on loopback, no persistence), crawlee ${meta.crawlee}. A BasicCrawler with a no-op handler and a fixed ` +
-      `concurrency of ${meta.concurrency} per process; each run in fresh processes; rates count from the moment the ` +
+      `concurrency of ${meta.concurrency} per process; each run in fresh processes, which first crawl ${meta.warmup.toLocaleString('en-US')} requests ` +
+      `on a queue of their own (JIT warm-up; a fleet's workers run for hours); each value is the median of ${meta.repeat} interleaved runs ` +
+      `(every run's rate is in \`--json\`); rates count from the moment the ` +
       `crawlers were released to the last handled request (the time until \`crawler.run()\` resolves is the finish latency). ` +
       `Load average at the start: ${meta.loadAverage}. Parallel CPU headroom (the same busy loop in two processes ` +
       `at once, relative to one; 2.00x = two free cores): ${fixed(meta.headroomBefore)}x before the runs, ` +
