@@ -34,7 +34,7 @@ function program(): Command {
     .option('--join', 'only start workers on an existing --queue (another machine seeded it)')
     .option('--key-prefix <prefix>', 'Redis key prefix', 'crawlee')
     .option('--concurrency <n>', 'concurrent requests per worker', '8')
-    .option('--lock-secs <n>', 'seconds a worker holds a request lock (a killed worker\'s requests come back after this)', '30')
+    .option('--lock-secs <n>', 'seconds a worker holds a request lock (a killed worker\'s requests come back within twice this)', '30')
     .option('--progress-secs <n>', 'seconds between progress lines', '3')
     .option('--memory', 'no Redis: crawl in one process on Crawlee MemoryStorage (the fallback, forced)')
     .option('--keep-keys', "keep this run's Redis keys after the summary")
