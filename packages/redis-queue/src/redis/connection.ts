@@ -163,10 +163,16 @@ export class ConnectionHandle {
     if (!this.owned || this.unreachable) return;
     const redis = this.redis as Redis;
     if (redis.status === 'end') return;
+    // Counted as an operation in flight: an idle connection's socket is unref'd, and a QUIT waiting on an unref'd
+    // socket lets Node exit in the middle of `await close()`, skipping whatever the caller does next.
+    this.inFlight++;
+    this.syncRef();
     try {
       await redis.quit();
     } catch {
       redis.disconnect();
+    } finally {
+      this.inFlight--;
     }
   }
 
