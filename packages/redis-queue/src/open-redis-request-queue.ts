@@ -1,6 +1,7 @@
 import { RequestQueue, log } from 'crawlee';
 import type { Configuration } from 'crawlee';
 import { InvalidOptionsError } from './errors/invalid-options-error.js';
+import { lockMsOf } from './queue/lock-secs.js';
 import { RedisStorageClient, type RedisStorageClientOptions, type StartUrlFeedOptions } from './storage/redis-storage-client.js';
 
 /** Options of {@link openRedisRequestQueue}. */
@@ -49,7 +50,12 @@ export async function openRedisRequestQueue(name: string, options: OpenRedisRequ
     throw new InvalidOptionsError("a shared Redis queue cannot be named 'default': Crawlee drops that queue on a second crawler.run(); pick a crawl name");
   }
   const { requestHandlerTimeoutSecs, lockSecs, startUrlsKey, startUrls, storageClient: given, config, fastProlong = true, ...clientOptions } = options;
-  if (lockSecs !== undefined && !(lockSecs > 0)) throw new InvalidOptionsError(`lockSecs must be a positive number (got ${lockSecs})`);
+  if (lockSecs !== undefined) lockMsOf('lockSecs', lockSecs);
+  if (requestHandlerTimeoutSecs !== undefined && !(typeof requestHandlerTimeoutSecs === 'number' && Number.isFinite(requestHandlerTimeoutSecs) && requestHandlerTimeoutSecs > 0)) {
+    throw new InvalidOptionsError(`requestHandlerTimeoutSecs must be a positive finite number of seconds (got ${String(requestHandlerTimeoutSecs)})`);
+  }
+  const requestLockSecs = lockSecs ?? Math.max((requestHandlerTimeoutSecs ?? 60) + 5, 60);
+  lockMsOf('the lock time derived from requestHandlerTimeoutSecs (+5 s)', requestLockSecs);
   const feed = startUrlsKey === undefined ? undefined : { ...startUrls, key: startUrlsKey === true ? undefined : startUrlsKey };
   const storageClient = given ?? new RedisStorageClient({ ...clientOptions, fastProlong, startUrls: feed });
   if (given && feed) log.warning('openRedisRequestQueue: startUrlsKey is ignored when a storageClient is passed; set startUrls on the storage client');
@@ -66,6 +72,6 @@ export async function openRedisRequestQueue(name: string, options: OpenRedisRequ
   const queue = new RequestQueue({ id: info.id, name: info.name, client: storageClient }, config);
   // What RequestQueue.open() sets after opening (private fields in the typings).
   Object.assign(queue, { initialCount: info.totalRequestCount, initialHandledCount: info.handledRequestCount });
-  queue.requestLockSecs = lockSecs ?? Math.max((requestHandlerTimeoutSecs ?? 60) + 5, 60);
+  queue.requestLockSecs = requestLockSecs;
   return queue;
 }

@@ -35,6 +35,7 @@ import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { runScript, runScriptBuffer, type ScriptArg, type ScriptName } from '../redis/scripts.js';
 import { decodeRequest, encodeRequest, toHeadItem, type DecodedRequest, type EncodedRequest } from './request-codec.js';
 import type { QueueContext } from './queue-context.js';
+import { lockMsOf } from './lock-secs.js';
 import { ScriptBatcher } from './script-batcher.js';
 
 /** Codes of add-requests.lua (1 = already present). */
@@ -114,8 +115,8 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     this.id = id;
     this.clientKey = clientKey;
     this.keys = queueKeys(ctx.keyPrefix, id);
-    this.prolongs = new ScriptBatcher((items) => this.prolongBatch(items), MAX_BATCH);
-    this.updates = new ScriptBatcher((items) => this.updateBatch(items), MAX_BATCH);
+    this.prolongs = new ScriptBatcher((items) => this.prolongBatch(items), MAX_BATCH, (item) => item.id);
+    this.updates = new ScriptBatcher((items) => this.updateBatch(items), MAX_BATCH, (item) => item.encoded.id);
   }
 
   private readonly prolongs: ScriptBatcher<ProlongItem, number>;
@@ -130,7 +131,15 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     return String(Math.trunc(this.ctx.clockOffsetMs()));
   }
 
+  /** Sends the waiting prolong and update batches, so that the command sent next reaches Redis after them (call
+   * order across kinds of calls). */
+  private flushBatches(): void {
+    this.prolongs.flushNow();
+    this.updates.flushNow();
+  }
+
   private async script(name: ScriptName, args: ScriptArg[], extraKeys: readonly string[] = [], buffers = false): Promise<unknown> {
+    if (name !== 'prolongRequestLock' && name !== 'updateRequest') this.flushBatches();
     const keys = extraKeys.length ? [...this.keys.all, ...extraKeys] : this.keys.all;
     const run = buffers ? runScriptBuffer : runScript;
     try {
@@ -149,6 +158,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
 
   /** @returns the queue info with counters read from Redis, or undefined when the queue does not exist */
   async get(): Promise<RequestQueueInfo | undefined> {
+    this.flushBatches();
     const meta = await this.ctx.connection.run(() => this.ctx.connection.redis.hgetall(this.keys.meta));
     if (!meta || Object.keys(meta).length === 0) return undefined;
     const date = (value: string | undefined) => new Date(value ? Number(value) : Date.now());
@@ -289,6 +299,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
       this.lockedRequests.delete(id);
       return locked;
     }
+    this.flushBatches();
     const raw = (await this.ctx.connection.run(() => this.ctx.connection.redis.hgetBuffer(this.keys.data, id))) ?? undefined;
     if (raw === undefined) return undefined;
     const decoded = decodeRequest(raw, id);
@@ -312,6 +323,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     this.lockedRequests.delete(encoded.id);
     this.heldLocks.delete(encoded.id);
     this.freshLocks.delete(encoded.id);
+    if (this.prolongs.holds(encoded.id)) this.prolongs.flushNow();
     return this.updates.call({ encoded, forefront: options.forefront ?? false });
   }
 
@@ -348,9 +360,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LOCK_LIMIT) {
       throw new InvalidOptionsError(`listAndLockHead limit must be an integer from 0 to ${MAX_LOCK_LIMIT} (got ${limit})`);
     }
-    if (typeof lockSecs !== 'number' || !(lockSecs > 0)) {
-      throw new InvalidOptionsError(`listAndLockHead lockSecs must be a positive number (got ${String(lockSecs)})`);
-    }
+    lockMsOf('listAndLockHead lockSecs', lockSecs);
     let result = await this.lockHead(limit, lockSecs);
     if (result.items.length === 0 && limit > 0 && this.ctx.startUrls) {
       const moved = await drainStartUrls(this, this.ctx.startUrls, this.offset());
@@ -415,10 +425,10 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @throws {@link RequestNotFoundError} for an unknown id
    */
   async prolongRequestLock(id: string, options: ProlongRequestLockOptions): Promise<ProlongRequestLockResult> {
+    const lockMs = lockMsOf('prolongRequestLock lockSecs', options?.lockSecs);
     const fresh = this.freshLocks.get(id);
     this.freshLocks.delete(id);
-    if (fresh && this.ctx.fastProlong && !options?.forefront && options?.lockSecs > 0) {
-      const lockMs = Math.round(options.lockSecs * 1000);
+    if (fresh && this.ctx.fastProlong && !options.forefront) {
       // Locked by this client less than half a lock time ago, so nobody else can hold it.
       if (performance.now() - fresh.lockedAt < fresh.lockMs / 2) {
         // The lock was taken with this prolong's time already added: the expiry it has is the answer.
@@ -460,11 +470,9 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     mode: 'expiry' | 'now',
     appliedMs: number,
   ): Promise<ProlongRequestLockResult> {
-    if (typeof options?.lockSecs !== 'number' || !(options.lockSecs > 0)) {
-      throw new InvalidOptionsError(`prolongRequestLock lockSecs must be a positive number (got ${String(options?.lockSecs)})`);
-    }
+    const lockMs = lockMsOf(`${mode === 'now' ? 'refreshRequestLock' : 'prolongRequestLock'} lockSecs`, options?.lockSecs);
     try {
-      const expiresAt = await this.prolong({ id, lockMs: Math.round(options.lockSecs * 1000), forefront: options.forefront ?? false, mode, appliedMs });
+      const expiresAt = await this.prolong({ id, lockMs, forefront: options.forefront ?? false, mode, appliedMs });
       return { lockExpiresAt: new Date(expiresAt) };
     } catch (error) {
       // Lost, handled or gone: this client no longer holds it.
@@ -477,6 +485,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   }
 
   private prolong(item: ProlongItem): Promise<number> {
+    if (this.updates.holds(item.id)) this.updates.flushNow();
     return this.prolongs.call(item);
   }
 

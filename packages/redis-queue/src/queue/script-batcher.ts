@@ -13,20 +13,30 @@ interface Waiting<Item, Result> {
  * and on the client one command, promise and reply each).
  *
  * Every item still gets its own result, or its own error when the script reports one for it; an error of the whole
- * call (connection, script) rejects every item of the batch. Items are sent in call order.
+ * call (connection, script) rejects every item of the batch. Items are sent in call order. To keep call order with
+ * other operations, the owner sends a batch early ({@link ScriptBatcher.flushNow}) before any other command, and
+ * before a call of another kind on a request this batch holds ({@link ScriptBatcher.holds}).
  */
 export class ScriptBatcher<Item, Result> {
   private waiting: Array<Waiting<Item, Result>> = [];
+  private readonly keys = new Set<string>();
   private scheduled = false;
 
   /**
    * @param run - sends one batch; resolves with one result per item, in order (an `Error` result rejects that item)
    * @param maxItems - items per script call; a full batch is sent at once
+   * @param keyOf - the request an item is about (for {@link ScriptBatcher.holds})
    */
   constructor(
     private readonly run: (items: Item[]) => Promise<Array<Result | Error>>,
     private readonly maxItems: number,
+    private readonly keyOf: (item: Item) => string,
   ) {}
+
+  /** True when an item about `key` waits in the batch not sent yet. @param key - a request id */
+  holds(key: string): boolean {
+    return this.keys.has(key);
+  }
 
   /**
    * Queues one item for the batch of this event-loop turn.
@@ -37,23 +47,27 @@ export class ScriptBatcher<Item, Result> {
   call(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      if (this.waiting.length >= this.maxItems) this.flush();
+      this.keys.add(this.keyOf(item));
+      if (this.waiting.length >= this.maxItems) this.flushNow();
       else if (!this.scheduled) {
         this.scheduled = true;
         // setImmediate, not a microtask: the other tasks' calls of this turn arrive through their own promise
         // chains, all of which run before the check phase.
         setImmediate(() => {
           this.scheduled = false;
-          this.flush();
+          this.flushNow();
         });
       }
     });
   }
 
-  private flush(): void {
+  /** Sends the waiting items now (nothing when none wait). Commands on one connection keep their order, so whatever
+   * the caller sends next reaches Redis after this batch. */
+  flushNow(): void {
     const batch = this.waiting;
     if (batch.length === 0) return;
     this.waiting = [];
+    this.keys.clear();
     this.run(batch.map((w) => w.item)).then(
       (results) => {
         batch.forEach((w, i) => {

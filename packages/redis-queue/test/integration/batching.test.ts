@@ -110,6 +110,28 @@ describe('prolongs and updates of one event-loop turn share one script call', ()
     expect(await client.getRequest(item!.id)).toMatchObject({ retryCount: 1, handledAt });
   });
 
+  it('call order holds across kinds of calls made in one turn (batches go out before a later call that needs them)', async () => {
+    const { client } = await open('batch-e', 'a');
+    await client.batchAddRequests([req(0), req(1), req(2), req(3)]);
+    const [x, y, z, w] = (await client.listAndLockHead({ limit: 4, lockSecs: 60 })).items.map((item) => item.id);
+    const handledAt = new Date().toISOString();
+    // prolong(x); handled(y); prolong(y): y is handled by the time its prolong runs.
+    const order = await Promise.allSettled([
+      client.prolongRequestLock(x!, { lockSecs: 60 }),
+      client.updateRequest({ ...req(1), id: y!, handledAt }),
+      client.prolongRequestLock(y!, { lockSecs: 60 }),
+    ]);
+    expect(order.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect(order[2]).toMatchObject({ reason: expect.any(RequestAlreadyHandledError) });
+    // reclaim(z); listAndLockHead: the lock call sees z back in the queue.
+    const [, head] = await Promise.all([client.updateRequest({ ...req(2), id: z! }), client.listAndLockHead({ limit: 4, lockSecs: 60 })]);
+    expect(head.items.map((item) => item.id)).toEqual([z]);
+    // prolong(w); deleteRequestLock(w): the prolong still finds the lock it is prolonging.
+    const [prolonged] = await Promise.allSettled([client.prolongRequestLock(w!, { lockSecs: 60 }), client.deleteRequestLock(w!)]);
+    expect(prolonged.status).toBe('fulfilled');
+    expect(await client.get()).toMatchObject({ totalRequestCount: 4, handledRequestCount: 1, pendingRequestCount: 3 });
+  });
+
   it('fastProlong: the prolong Crawlee makes right after the lock sends no script at all', async () => {
     const { client } = await open('batch-d', 'a', { fastProlong: true });
     await client.batchAddRequests(Array.from({ length: 10 }, (_, i) => req(i)));
