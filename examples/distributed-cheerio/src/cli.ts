@@ -9,6 +9,7 @@ import { runCrawl } from './coordinator/run.js';
 import { QueueHasNoRequestsError } from './errors/queue-has-no-requests-error.js';
 import { RedisUnreachableError } from './errors/redis-unreachable-error.js';
 import { UsageError } from './errors/usage-error.js';
+import { assertOutputPathsWritable } from './check-output-paths.js';
 import { POSTGRES_DOCS_DIR, resolveOptions, type RawOptions } from './options.js';
 
 const EXIT_USAGE = 2;
@@ -60,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
   let options;
   try {
     options = resolveOptions(cli.opts<RawOptions>());
+    assertOutputPathsWritable(options);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`error: ${error.message}\nRun with --help for the options.\n`);

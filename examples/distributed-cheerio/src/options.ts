@@ -159,6 +159,9 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
   if (queueName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(queueName)) {
     throw new UsageError(`--queue must be 1-100 letters, digits, '.', '_' or '-', got "${queueName}".`);
   }
+  if (queueName === 'default') {
+    throw new UsageError('--queue default is taken by Crawlee (it drops a queue of that name on a second run); pick another name.');
+  }
   const join = raw.join === true;
   if (join && queueName === undefined) throw new UsageError('--join needs --queue NAME (the queue another machine seeded).');
   if (join && raw.memory === true) throw new UsageError('--join and --memory exclude each other.');

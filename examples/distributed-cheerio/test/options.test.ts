@@ -60,6 +60,20 @@ describe('CLI on bad input', () => {
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toMatch(/unknown option '--wokers'/);
       expect(existsSync(output) || existsSync(summary)).toBe(false);
+      const reserved = await runCli(['--queue', 'default', '--demo', '--output', output]);
+      expect(reserved.code).toBe(2);
+      expect(reserved.stderr).toContain('--queue default is taken by Crawlee');
+      for (const [flag, path] of [
+        ['--summary-json', '/proc/no-such-dir/summary.json'],
+        ['--summary-json', '/proc/x.json'],
+        ['--summary-json', dir],
+        ['--output', '/proc/x.jsonl'],
+      ] as const) {
+        const unwritable = await runCli(['--demo', '--output', flag === '--output' ? path : output, ...(flag === '--summary-json' ? [flag, path] : [])]);
+        expect(unwritable.code, `${flag} ${path}`).toBe(2);
+        expect(unwritable.stderr).toContain(`${flag} ${path} cannot be written`);
+      }
+      expect(existsSync(output) || existsSync(summary)).toBe(false);
       const help = await runCli(['--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('--kill-one-worker-after <n>');
