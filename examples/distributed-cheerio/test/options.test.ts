@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +60,7 @@ describe('CLI on bad input', () => {
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toMatch(/unknown option '--wokers'/);
       expect(existsSync(output) || existsSync(summary)).toBe(false);
+      writeFileSync(join(dir, 'a-file'), 'kept');
       const reserved = await runCli(['--queue', 'default', '--demo', '--output', output]);
       expect(reserved.code).toBe(2);
       expect(reserved.stderr).toContain('--queue default is taken by Crawlee');
@@ -68,12 +69,20 @@ describe('CLI on bad input', () => {
         ['--summary-json', '/proc/x.json'],
         ['--summary-json', dir],
         ['--output', '/proc/x.jsonl'],
+        ['--summary-json', join(dir, 'a-file', 'x.json')],
       ] as const) {
         const unwritable = await runCli(['--demo', '--output', flag === '--output' ? path : output, ...(flag === '--summary-json' ? [flag, path] : [])]);
         expect(unwritable.code, `${flag} ${path}`).toBe(2);
         expect(unwritable.stderr).toContain(`${flag} ${path} cannot be written`);
       }
       expect(existsSync(output) || existsSync(summary)).toBe(false);
+      // A dangling symlink is checked at its target and left as it was.
+      const link = join(dir, 'link.json');
+      symlinkSync(join(dir, 'missing', 'target.json'), link);
+      const viaLink = await runCli(['--demo', '--summary-json', link, '--output', '/proc/x.jsonl']);
+      expect(viaLink.code).toBe(2);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(existsSync(join(dir, 'missing'))).toBe(false);
       const help = await runCli(['--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('--kill-one-worker-after <n>');

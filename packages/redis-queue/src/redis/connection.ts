@@ -168,6 +168,9 @@ export class ConnectionHandle {
     this.inFlight++;
     this.syncRef();
     try {
+      // Operations started in this turn reach the connection first (batched scripts go out on setImmediate, and
+      // auto-pipelined commands on process.nextTick); Redis answers them before the QUIT.
+      await new Promise((resolve) => setImmediate(resolve));
       await redis.quit();
     } catch {
       redis.disconnect();

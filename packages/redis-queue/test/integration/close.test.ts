@@ -16,6 +16,14 @@ describe('close() of a used connection', () => {
   it.each([
     ['RedisStorageClient', "const c = new RedisStorageClient({ redis: url, keyPrefix }); await c.requestQueues().getOrCreate('close-test'); await c.close();"],
     ['RedisQueueAdmin', "const a = new RedisQueueAdmin({ redis: url, keyPrefix, name: 'close-test' }); await a.stats(); await a.close();"],
+    [
+      'RedisStorageClient with operations started in the same turn',
+      "const c = new RedisStorageClient({ redis: url, keyPrefix }); await c.requestQueues().getOrCreate('close-test');" +
+        " const q = c.requestQueue('close-test', { clientKey: 'a' }); await q.addRequest({ url: 'https://e.com/1', uniqueKey: 'https://e.com/1' });" +
+        " const [item] = (await q.listAndLockHead({ limit: 1, lockSecs: 60 })).items;" +
+        " const pending = [q.prolongRequestLock(item.id, { lockSecs: 60 }), q.updateRequest({ url: 'https://e.com/1', uniqueKey: 'https://e.com/1', id: item.id, handledAt: new Date().toISOString() }), q.addRequest({ url: 'https://e.com/2', uniqueKey: 'https://e.com/2' })];" +
+        " await c.close(); const settled = await Promise.allSettled(pending); if (settled.some((r) => r.status !== 'fulfilled')) throw new Error(JSON.stringify(settled));",
+    ],
   ])('%s: the code after `await close()` runs (Node does not exit while QUIT is in flight)', async (_name, body) => {
     const url = inject('redisUrl');
     const keyPrefix = `close-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;

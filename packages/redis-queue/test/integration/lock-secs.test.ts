@@ -24,14 +24,14 @@ describe('a lock time that would never expire, or rounds to nothing, is rejected
       const client = storage.requestQueue('q', { clientKey: `a-${String(fastProlong)}` }) as RedisRequestQueueClient;
       await client.addRequest(req(`${String(bad)}-${String(fastProlong)}`));
       const locks = queueKeys(keyPrefix, 'q').locks;
-      const before = await redis.zrange(locks, 0, -1, 'WITHSCORES');
+      const before = await redis.zrange(locks, '0', '-1', 'WITHSCORES');
       await expect(client.listAndLockHead({ limit: 1, lockSecs: bad as number })).rejects.toBeInstanceOf(InvalidOptionsError);
-      expect(await redis.zrange(locks, 0, -1, 'WITHSCORES')).toEqual(before);
+      expect(await redis.zrange(locks, '0', '-1', 'WITHSCORES')).toEqual(before);
       const [item] = (await client.listAndLockHead({ limit: 1, lockSecs: 60 })).items;
-      const locked = await redis.zrange(locks, 0, -1, 'WITHSCORES');
+      const locked = await redis.zrange(locks, '0', '-1', 'WITHSCORES');
       await expect(client.prolongRequestLock(item!.id, { lockSecs: bad as number })).rejects.toBeInstanceOf(InvalidOptionsError);
       await expect(client.refreshRequestLock(item!.id, { lockSecs: bad as number })).rejects.toBeInstanceOf(InvalidOptionsError);
-      expect(await redis.zrange(locks, 0, -1, 'WITHSCORES')).toEqual(locked);
+      expect(await redis.zrange(locks, '0', '-1', 'WITHSCORES')).toEqual(locked);
       await client.updateRequest({ ...req(`${String(bad)}-${String(fastProlong)}`), id: item!.id, handledAt: new Date().toISOString() });
     }
   });
