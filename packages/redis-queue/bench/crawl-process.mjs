@@ -87,21 +87,26 @@ function reportAndExit() {
  * fleet runs for hours, so the JIT compiling Crawlee's and the queue's code in its first second is not what a rate
  * should measure (at 2,000 requests it would be most of the run). Same backend, same settings.
  */
-async function warmUp() {
-  const queue = await openQueue(`${cfg.queueName}-warmup-${process.pid}`);
-  await queue.addRequests(Array.from({ length: cfg.warmup }, (_, i) => ({ url: `http://localhost/warmup/${i}` })));
-  const crawler = new BasicCrawler(
+/** The crawler every run uses: fixed concurrency (the autoscaled pool would otherwise ramp up over tens of seconds
+ * and measure itself), no session pool, no status messages. */
+function benchCrawler(requestQueue, requestHandler) {
+  return new BasicCrawler(
     {
-      requestQueue: queue,
+      requestQueue,
       minConcurrency: cfg.concurrency,
       maxConcurrency: cfg.concurrency,
       useSessionPool: false,
       statusMessageLoggingInterval: 3600,
-      requestHandler: async () => {},
+      requestHandler,
     },
     config,
   );
-  await crawler.run();
+}
+
+async function warmUp() {
+  const queue = await openQueue(`${cfg.queueName}-warmup-${process.pid}`);
+  await queue.addRequests(Array.from({ length: cfg.warmup }, (_, i) => ({ url: `http://localhost/warmup/${i}` })));
+  await benchCrawler(queue, async () => {}).run();
   await queue.drop();
 }
 
@@ -131,29 +136,18 @@ if (cfg.crawl) {
     const cpu = process.cpuUsage(cpuBefore);
     result.cpuMs = (cpu.user + cpu.system) / 1000;
   };
-  const crawler = new BasicCrawler(
-    {
-      requestQueue: queue,
-      // A fixed concurrency: the autoscaled pool would otherwise ramp up over tens of seconds and measure itself.
-      minConcurrency: cfg.concurrency,
-      maxConcurrency: cfg.concurrency,
-      useSessionPool: false,
-      statusMessageLoggingInterval: 3600,
-      requestHandler: async () => {
-        result.handled++;
-        result.lastHandledAt = Date.now();
-        if (result.handled % 500 === 0 && process.send) {
-          measureSoFar();
-          process.send({ ...result, type: 'progress' });
-        }
-        if (result.handled === cfg.expect && process.send) {
-          measureSoFar();
-          process.send({ ...result, type: 'measured' });
-        }
-      },
-    },
-    config,
-  );
+  const crawler = benchCrawler(queue, async () => {
+    result.handled++;
+    result.lastHandledAt = Date.now();
+    if (result.handled % 500 === 0 && process.send) {
+      measureSoFar();
+      process.send({ ...result, type: 'progress' });
+    }
+    if (result.handled === cfg.expect && process.send) {
+      measureSoFar();
+      process.send({ ...result, type: 'measured' });
+    }
+  });
   if (process.send) await waitForGo();
   before = snapshot();
   cpuBefore = process.cpuUsage();

@@ -360,17 +360,16 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LOCK_LIMIT) {
       throw new InvalidOptionsError(`listAndLockHead limit must be an integer from 0 to ${MAX_LOCK_LIMIT} (got ${limit})`);
     }
-    lockMsOf('listAndLockHead lockSecs', lockSecs);
-    let result = await this.lockHead(limit, lockSecs);
+    const lockMs = lockMsOf('listAndLockHead lockSecs', lockSecs);
+    let result = await this.lockHead(limit, lockSecs, lockMs);
     if (result.items.length === 0 && limit > 0 && this.ctx.startUrls) {
       const moved = await drainStartUrls(this, this.ctx.startUrls, this.offset());
-      if (moved > 0) result = await this.lockHead(limit, lockSecs);
+      if (moved > 0) result = await this.lockHead(limit, lockSecs, lockMs);
     }
     return result;
   }
 
-  private async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
-    const lockMs = Math.round(lockSecs * 1000);
+  private async lockHead(limit: number, lockSecs: number, lockMs: number): Promise<ListAndLockHeadResult> {
     // fastProlong with the expiry rule: Crawlee prolongs every request it takes from its buffer by the same lock
     // time, from the current expiry; taking the lock for twice the time at once gives the same expiry without the
     // prolong's round trip (see prolongRequestLock).
@@ -444,7 +443,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
         }
       }
     }
-    return this.prolongChecked(id, options, this.ctx.prolongLockFrom, fresh?.appliedMs ?? 0);
+    return this.prolongChecked(id, lockMs, options.forefront ?? false, this.ctx.prolongLockFrom, fresh?.appliedMs ?? 0);
   }
 
   /**
@@ -461,18 +460,18 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async refreshRequestLock(id: string, options: { lockSecs: number }): Promise<ProlongRequestLockResult> {
     this.freshLocks.delete(id);
-    return this.prolongChecked(id, { lockSecs: options?.lockSecs }, 'now', 0);
+    return this.prolongChecked(id, lockMsOf('refreshRequestLock lockSecs', options?.lockSecs), false, 'now', 0);
   }
 
   private async prolongChecked(
     id: string,
-    options: ProlongRequestLockOptions,
+    lockMs: number,
+    forefront: boolean,
     mode: 'expiry' | 'now',
     appliedMs: number,
   ): Promise<ProlongRequestLockResult> {
-    const lockMs = lockMsOf(`${mode === 'now' ? 'refreshRequestLock' : 'prolongRequestLock'} lockSecs`, options?.lockSecs);
     try {
-      const expiresAt = await this.prolong({ id, lockMs, forefront: options.forefront ?? false, mode, appliedMs });
+      const expiresAt = await this.prolong({ id, lockMs, forefront, mode, appliedMs });
       return { lockExpiresAt: new Date(expiresAt) };
     } catch (error) {
       // Lost, handled or gone: this client no longer holds it.
