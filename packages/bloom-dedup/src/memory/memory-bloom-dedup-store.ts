@@ -1,4 +1,3 @@
-import bloomFilters from 'bloom-filters';
 import { Configuration, log } from 'crawlee';
 import {
   bloomParameters,
@@ -9,7 +8,8 @@ import type { DedupStats, DedupStore } from '../dedup-store.js';
 import { IncompatibleFilterError } from '../errors/incompatible-filter-error.js';
 import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
 import { StoreClosedError } from '../errors/store-closed-error.js';
-import { FingerprintHashing } from './fingerprint-hashing.js';
+import { ForgetUnsupportedError } from '../errors/forget-unsupported-error.js';
+import { FingerprintBloomFilter } from './fingerprint-bloom-filter.js';
 import {
   decodeSnapshot,
   describeTarget,
@@ -48,23 +48,24 @@ export interface MemoryBloomDedupStoreOptions {
 
 /**
  * In-process Bloom filter on `bloom-filters`' `BloomFilter`, sized from capacity and error rate
- * (m = -n ln p / (ln 2)^2, k = round((m / n) ln 2)). Its indexes come from the key's SHA-1 bytes through
- * {@link FingerprintHashing}, and one pass per key tests and sets the bits through the filter's `BitSet`.
+ * (m = -n ln p / (ln 2)^2, k = round((m / n) ln 2)). The filter is a {@link FingerprintBloomFilter} (a subclass:
+ * indexes from the key's SHA-1 bytes through {@link FingerprintHashing}, one pass per key tests and sets the bits);
+ * this store uses only its public methods.
  * Saved to and restored from a Crawlee key-value store or a file so a single-process crawl resumes. Logs a warning
  * once the estimated false-positive rate passes the target.
  */
 export class MemoryBloomDedupStore implements DedupStore {
   /** Filter shape. */
   readonly parameters: BloomParameters;
-  /** The bloom-filters object (its `_hashing` is a {@link FingerprintHashing}). */
-  readonly filter: InstanceType<typeof bloomFilters.BloomFilter>;
-  private readonly hashing = new FingerprintHashing();
+  /** The bloom-filters object: a `BloomFilter` subclass whose hashing is a {@link FingerprintHashing}. */
+  readonly filter: FingerprintBloomFilter;
+  /** Always false: a Bloom filter cannot delete a key (see {@link MemoryBloomDedupStore.forget}). */
+  readonly canForget = false;
   private readonly options: MemoryBloomDedupStoreOptions;
   private itemsAdded = 0;
   private filtered = 0;
   private bitsSet = 0;
   private warned = false;
-  private readonly scratch: number[] = [];
   private closed = false;
   private persistListener?: () => Promise<void>;
 
@@ -90,8 +91,7 @@ export class MemoryBloomDedupStore implements DedupStore {
       maxBlockBits: MAX_MEMORY_BITS,
       maxFilterBytes,
     });
-    this.filter = new bloomFilters.BloomFilter(this.parameters.bits, this.parameters.hashes);
-    this.filter._hashing = this.hashing;
+    this.filter = new FingerprintBloomFilter(this.parameters.bits, this.parameters.hashes);
   }
 
   /**
@@ -119,22 +119,6 @@ export class MemoryBloomDedupStore implements DedupStore {
     if (this.closed) throw new StoreClosedError('MemoryBloomDedupStore');
   }
 
-  /** Tests and sets one key in one pass; true when any of its bits was 0. */
-  private testAndSet(key: string): boolean {
-    const bitSet = this.filter._filter;
-    const offsets = this.hashing.indexesInto(key, this.parameters.bits, this.parameters.hashes, this.scratch);
-    let isNew = false;
-    for (let i = 0; i < offsets.length; i++) {
-      const offset = offsets[i] as number;
-      if (!bitSet.has(offset)) {
-        bitSet.add(offset);
-        this.bitsSet++;
-        isNew = true;
-      }
-    }
-    return isNew;
-  }
-
   /**
    * Synchronous {@link MemoryBloomDedupStore.add} (the filter lives in this process).
    * @param keys - dedup keys
@@ -147,7 +131,9 @@ export class MemoryBloomDedupStore implements DedupStore {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       if (typeof key !== 'string') throw new InvalidDedupOptionsError(`dedup keys must be strings, got ${typeof key}`);
-      const isNew = this.testAndSet(key);
+      const flipped = this.filter.testAndSet(key);
+      this.bitsSet += flipped;
+      const isNew = flipped > 0;
       result[i] = isNew;
       if (isNew) added++;
     }
@@ -202,12 +188,23 @@ export class MemoryBloomDedupStore implements DedupStore {
       filtered: this.filtered,
       fillRatio: this.bitsSet / p.bits,
       estimatedFalsePositiveRate: estimatedFalsePositiveRate(p, this.itemsAdded),
-      bytesUsed: this.filter._filter.array.byteLength,
+      bytesUsed: this.filter.bytes.byteLength,
       capacity: p.capacity,
       errorRate: p.errorRate,
       bits: p.bits,
       hashes: p.hashes,
     });
+  }
+
+  /**
+   * A Bloom filter cannot forget: a key's k bits are shared with other keys, so clearing them would make keys that
+   * were seen read as new (and they would be fetched again), and leaving them set keeps the key seen.
+   * @param keys - dedup keys
+   * @throws {@link ForgetUnsupportedError} always (as a rejected promise); use an exact store (`RedisSetDedupStore`) for
+   * keys you may need to forget, or rotate the filter: start a new one and add the keys you still want
+   */
+  forget(keys: readonly string[]): Promise<boolean[]> {
+    return Promise.reject(new ForgetUnsupportedError('MemoryBloomDedupStore', keys.length));
   }
 
   /**
@@ -239,7 +236,7 @@ export class MemoryBloomDedupStore implements DedupStore {
         filtered: this.filtered,
         bitsSet: this.bitsSet,
       },
-      this.filter._filter.array,
+      this.filter.bytes,
     );
     await writeSnapshot(target, data);
   }
@@ -261,9 +258,8 @@ export class MemoryBloomDedupStore implements DedupStore {
     for (const field of ['bits', 'hashes', 'indexScheme'] as const) {
       if (header[field] !== p[field]) throw new IncompatibleFilterError(where, field, String(header[field]), String(p[field]));
     }
-    this.filter._filter.array.set(bits);
-    // bloom-filters does not keep a custom hashing through its own import paths; ours never left, but keep it explicit.
-    this.filter._hashing = this.hashing;
+    // The bits go into this store's own FingerprintBloomFilter, so its hashing is the one they were set with.
+    this.filter.loadBytes(bits);
     this.itemsAdded = header.itemsAdded;
     this.filtered = header.filtered;
     this.bitsSet = header.bitsSet;
