@@ -40,6 +40,21 @@ export interface DedupStore {
    * @returns one boolean per key, `true` = (probably, for a Bloom filter) seen
    */
   has(keys: readonly string[]): Promise<boolean[]>;
+  /**
+   * Removes the keys, so they read as new again (a request that failed for good can be retried by a later run).
+   * Optional, so stores written before it keep working; `withDedup({ forgetFailed: true })` refuses a store without it.
+   * Atomic per call on the Redis set store. A Bloom filter cannot delete a key: its stores implement `forget` by
+   * rejecting with {@link ForgetUnsupportedError} (and say `canForget: false`).
+   * @param keys - dedup keys
+   * @returns one boolean per key, `true` = it was in the store (and is gone now)
+   */
+  forget?(keys: readonly string[]): Promise<boolean[]>;
+  /**
+   * Whether {@link DedupStore.forget} can succeed. `withDedup` reads it to choose how it filters in front of a queue
+   * that is not in Redis (claim first and forget on a failed enqueue, or check first). @defaultValue true when the
+   * store has a `forget` method
+   */
+  readonly canForget?: boolean;
   /** Current numbers (see {@link DedupStats}). */
   stats(): Promise<DedupStats>;
   /**

@@ -1,6 +1,7 @@
 export type { DedupStats, DedupStore } from './dedup-store.js';
 export { MemoryBloomDedupStore, MAX_MEMORY_BITS, DEFAULT_MAX_MEMORY_FILTER_BYTES, type MemoryBloomDedupStoreOptions } from './memory/memory-bloom-dedup-store.js';
 export { FingerprintHashing } from './memory/fingerprint-hashing.js';
+export { FingerprintBloomFilter } from './memory/fingerprint-bloom-filter.js';
 export { DEFAULT_SNAPSHOT_KEY, type SnapshotTarget } from './memory/snapshot.js';
 export { RedisBloomDedupStore, type RedisBloomDedupStoreOptions } from './redis/redis-bloom-dedup-store.js';
 export { RedisSetDedupStore, type RedisSetDedupStoreOptions } from './redis/redis-set-dedup-store.js';
@@ -38,4 +39,5 @@ export {
   type EnqueueFilterSource,
 } from './enqueue-filter.js';
 export * from './errors/index.js';
+export { ForgetUnsupportedError } from './errors/forget-unsupported-error.js';
 export type { FilterTooLargeDetail } from './errors/filter-too-large-error.js';

@@ -1,11 +1,5 @@
 import { Request, getRequestId, log } from 'crawlee';
-import type {
-  RequestOptions,
-  RequestProvider,
-  RequestQueueOperationInfo,
-  Source,
-  Statistics,
-} from 'crawlee';
+import type { RequestOptions, RequestProvider, RequestQueueOperationInfo, Source, Statistics } from 'crawlee';
 import type { DedupStore } from '../dedup-store.js';
 import {
   ENQUEUE_FILTER_SINK,
@@ -14,8 +8,13 @@ import {
   type EnqueueFilterSink,
   type EnqueueFilterSource,
 } from '../enqueue-filter.js';
+import { ForgetUnsupportedError } from '../errors/forget-unsupported-error.js';
 import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
 import { linkDedupStatistics, type FilteredCounter } from './dedup-statistics.js';
+import { dontFilterPredicate, type DontFilterOption } from './dont-filter.js';
+import { forgetFailedRequests } from './forget-failed.js';
+import { addInFront, type InFrontContext, type InFrontMode } from './in-front.js';
+import { SkippingSource } from './skipping-source.js';
 
 /** Request fields a dedup key is computed from. */
 export interface DedupRequest {
@@ -32,19 +31,39 @@ export interface WithDedupOptions {
   key?: (request: DedupRequest) => string;
   /** The crawler's `crawler.stats`, to report `dedup/filtered` there (also possible later with {@link reportDedupTo}). */
   statistics?: Statistics;
+  /**
+   * Scrapy's `dont_filter`: such a request is enqueued without asking the store, and the store records nothing for it
+   * (as scrapy-redis's scheduler does), so a shared set keeps holding exactly the fingerprints seen. `true` applies to
+   * every request; a function decides per request.
+   * @defaultValue requests whose `userData.dontFilter === true` (crawlee-scrapy-fingerprint's default too)
+   */
+  dontFilter?: DontFilterOption;
+  /**
+   * Failed requests do not count as seen in the next run: when Crawlee marks a request handled because its retries
+   * are used up, its dedup key is forgotten in the store (`store.forget`), so the next run (a fresh queue) can
+   * retry it. In this run a link to it is not enqueued again (the queue has it as handled).
+   * @throws {@link ForgetUnsupportedError} from `withDedup` when the store cannot forget (a Bloom filter)
+   * @defaultValue false
+   */
+  forgetFailed?: boolean;
 }
 
 /** What `withDedup` did to a queue, readable as `queue[DEDUP_STATE]`. */
 export interface DedupQueueState extends FilteredCounter {
-  /** 'atomic': the queue's own add script runs the filter (seam); 'in-front': has → enqueue → add. */
+  /** 'atomic': the queue's own add script runs the filter (seam); 'in-front': this wrapper filters (see `inFront`). */
   mode: 'atomic' | 'in-front';
+  /**
+   * How it filters in front of the queue: 'claim' (the store's atomic `add` decides what is enqueued; stores that can
+   * forget) or 'check' (`has` → enqueue → `add`; Bloom stores). Absent in 'atomic' mode. See the README,
+   * "Sharing a dupefilter".
+   */
+  inFront?: InFrontMode;
   store: DedupStore;
 }
 
 /** Symbol under which a wrapped queue carries its {@link DedupQueueState}. */
 export const DEDUP_STATE: unique symbol = Symbol.for('crawlee-bloom-dedup/state@1') as never;
 
-type BatchAddRequestsResult = Awaited<ReturnType<RequestProvider['addRequests']>>;
 type Queue = Pick<RequestProvider, 'addRequest' | 'addRequests'> & { client?: unknown };
 type RequestLike = Source | string;
 type Transform = (options: RequestOptions) => RequestOptions;
@@ -53,20 +72,34 @@ function hasOpen(store: DedupStore): store is DedupStore & { open(): Promise<voi
   return typeof (store as { open?: unknown }).open === 'function';
 }
 
+/** Whether a store's `forget` can succeed (`canForget`, else the presence of `forget`). */
+function canForget(store: DedupStore): boolean {
+  return typeof store.forget === 'function' && store.canForget !== false;
+}
+
+function isRequestsFromUrl(item: unknown): item is Source {
+  return Boolean(item && typeof item === 'object' && 'requestsFromUrl' in item);
+}
+
 /**
  * Wraps a Crawlee queue's `addRequest` / `addRequests` (in place; the same object is returned) so requests whose
  * dedup key the store has seen are not enqueued. Filtered requests are reported `wasAlreadyPresent: true`, so they
- * use up neither `maxRequestsPerCrawl` nor `enqueueLinks({ limit })`. A key is recorded only after the queue holds
- * its request, so no request is lost when an enqueue fails.
+ * use up neither `maxRequestsPerCrawl` nor `enqueueLinks({ limit })`. `dontFilter` requests bypass the store.
  *
- * When the queue's client offers the enqueue-filter sink (crawlee-redis-queue) and can run this store's plans
- * (same Redis, same slot), check and enqueue happen in the queue's one script and this wrapper filters nothing itself.
+ * How the check and the mark happen (README, "Sharing a dupefilter"):
+ * - the queue's client offers the enqueue-filter sink (crawlee-redis-queue) and can run this store's plans (same
+ *   Redis, same slot): check and enqueue are one script of the queue; this wrapper filters nothing itself;
+ * - otherwise, a store that can forget (the exact set): the store's atomic `add` decides which requests are enqueued
+ *   (exactly once across workers, a scrapy-redis worker's `SADD` included); a key whose enqueue fails is forgotten;
+ * - otherwise (Bloom): `has` → enqueue → `add`, so a failed enqueue leaves nothing seen; exactly once inside this
+ *   process, not across processes that filter in front of their own queues.
  * The unique-key transform set by crawlee-scrapy-fingerprint is applied first, whatever the wrapping order.
  *
  * @param queue - a `RequestQueue` (MemoryStorage-backed or crawlee-redis-queue)
  * @param options - see {@link WithDedupOptions}
  * @returns the same queue
- * @throws {@link InvalidDedupOptionsError} without a store, or when the queue is already wrapped
+ * @throws {@link InvalidDedupOptionsError} without a store, with a bad `dontFilter`, or when the queue is already wrapped
+ * @throws {@link ForgetUnsupportedError} with `forgetFailed: true` and a store that cannot forget
  */
 export function withDedup<Q extends Queue>(queue: Q, options: WithDedupOptions): Q {
   const { store } = options ?? {};
@@ -79,13 +112,26 @@ export function withDedup<Q extends Queue>(queue: Q, options: WithDedupOptions):
   if ((queue as Record<symbol, unknown>)[DEDUP_STATE]) {
     throw new InvalidDedupOptionsError('this queue is already wrapped by withDedup');
   }
-  const keyOf = options.key ?? ((request: DedupRequest) => request.uniqueKey);
+  const dontFilter = dontFilterPredicate(options.dontFilter);
+  const forgetFailed = options.forgetFailed ?? false;
+  if (forgetFailed && !canForget(store)) throw new ForgetUnsupportedError(store.constructor?.name ?? 'this store', 0);
+  const markable = queue as unknown as { markRequestHandled?: (request: Request) => Promise<unknown> };
+  if (forgetFailed && typeof markable.markRequestHandled !== 'function') {
+    throw new InvalidDedupOptionsError('forgetFailed needs a Crawlee RequestQueue (with markRequestHandled)');
+  }
+  const userKeyOf = options.key ?? ((request: DedupRequest) => request.uniqueKey);
+  const keyOf = (request: DedupRequest) => userKeyOf(request);
+  const forgotten = new Set<string>();
+  const skip = (request: Request) => dontFilter(request) || (forgotten.size > 0 && forgotten.has(keyOf(request)));
   const sink = (queue.client as Record<symbol, EnqueueFilterSink | undefined> | undefined)?.[ENQUEUE_FILTER_SINK];
-  const source = (store as unknown as Record<symbol, EnqueueFilterSource | undefined>)[ENQUEUE_FILTER_SOURCE];
-  const atomic = Boolean(sink && source && source.redis && sink.canAttachEnqueueFilter(source));
-  const state: DedupQueueState = { mode: atomic ? 'atomic' : 'in-front', store, filtered: 0 };
+  const ownSource = (store as unknown as Record<symbol, EnqueueFilterSource | undefined>)[ENQUEUE_FILTER_SOURCE];
+  const skipping = ownSource?.redis ? new SkippingSource(ownSource) : undefined;
+  const atomic = Boolean(sink && skipping && sink.canAttachEnqueueFilter(skipping.source));
+  const inFront: InFrontMode = canForget(store) ? 'claim' : 'check';
+  const state: DedupQueueState = atomic ? { mode: 'atomic', store, filtered: 0 } : { mode: 'in-front', inFront, store, filtered: 0 };
   Object.defineProperty(queue, DEDUP_STATE, { value: state, enumerable: false });
   if (options.statistics) linkDedupStatistics(options.statistics, state);
+  if (forgetFailed) forgetFailedRequests(markable as { markRequestHandled: (r: Request) => Promise<unknown> }, store, keyOf, dontFilter, forgotten);
 
   const countFiltered = async (count: number): Promise<void> => {
     if (count <= 0) return;
@@ -95,28 +141,6 @@ export function withDedup<Q extends Queue>(queue: Q, options: WithDedupOptions):
   const ready = () => (hasOpen(store) ? store.open() : Promise.resolve());
   const originalAddRequest = queue.addRequest.bind(queue);
   const originalAddRequests = queue.addRequests.bind(queue);
-
-  if (atomic && sink && source) {
-    sink.attachEnqueueFilter(source, {
-      keyOf: (request) => keyOf(request),
-      // The queue script already bumped the store's shared counter; only the local statistic changes here.
-      onFiltered: (count) => {
-        if (count > 0) state.filtered += count;
-      },
-    });
-    log.debug(`crawlee-bloom-dedup: the queue's add script runs the dedup filter`);
-    // The stored filter's parameters are checked before the first script runs its plan.
-    queue.addRequest = async (requestLike: Source, opts?: object) => {
-      await ready();
-      return originalAddRequest(requestLike, opts);
-    };
-    queue.addRequests = (async (requestsLike: Parameters<Q['addRequests']>[0], opts?: object) => {
-      await ready();
-      return originalAddRequests(requestsLike, opts);
-    }) as Q['addRequests'];
-    return queue;
-  }
-
   const toRequest = (requestLike: RequestLike): Request => {
     const transform = (queue as Record<symbol, Transform | undefined>)[UNIQUE_KEY_TRANSFORM];
     let value: RequestOptions | Request = typeof requestLike === 'string' ? { url: requestLike } : (requestLike as RequestOptions);
@@ -124,29 +148,58 @@ export function withDedup<Q extends Queue>(queue: Q, options: WithDedupOptions):
     return value instanceof Request ? value : new Request(value);
   };
 
+  if (atomic && sink && skipping) {
+    // Requests that must not touch the store reach the script under a marked key (see SkippingSource).
+    const skipped = new Set<string>();
+    sink.attachEnqueueFilter(skipping.source, {
+      keyOf: (request) => (skipped.has(request.uniqueKey) ? skipping.marker + request.uniqueKey : keyOf(request)),
+      // The queue script already bumped the store's shared counter; only the local statistic changes here.
+      onFiltered: (count) => {
+        if (count > 0) state.filtered += count;
+      },
+    });
+    log.debug(`crawlee-bloom-dedup: the queue's add script runs the dedup filter`);
+    const run = async <T>(requests: Request[], add: () => Promise<T>): Promise<T> => {
+      const marked = requests.filter((r) => skip(r) && !skipped.has(r.uniqueKey)).map((r) => r.uniqueKey);
+      for (const uniqueKey of marked) skipped.add(uniqueKey);
+      try {
+        return await add();
+      } finally {
+        for (const uniqueKey of marked) skipped.delete(uniqueKey);
+        await skipping.settle();
+      }
+    };
+    // The stored filter's parameters are checked before the first script runs its plan.
+    queue.addRequest = async (requestLike: Source, opts?: object) => {
+      await ready();
+      if (isRequestsFromUrl(requestLike)) return originalAddRequest(requestLike, opts);
+      const request = toRequest(requestLike);
+      return run([request], () => originalAddRequest(request, opts));
+    };
+    queue.addRequests = (async (requestsLike: Iterable<RequestLike> | AsyncIterable<RequestLike>, opts?: object) => {
+      await ready();
+      const items: Array<Request | Source> = [];
+      for await (const item of requestsLike) items.push(isRequestsFromUrl(item) ? item : toRequest(item));
+      return run(items.filter((i): i is Request => i instanceof Request), () => originalAddRequests(items, opts));
+    }) as Q['addRequests'];
+    return queue;
+  }
+
+  const ctx: InFrontContext = { store, mode: inFront, keyOf, skip, inFlight: new Set(), countFiltered };
+
   queue.addRequest = async (requestLike: Source, opts?: { forefront?: boolean }) => {
-    if (requestLike && typeof requestLike === 'object' && 'requestsFromUrl' in requestLike) {
-      return originalAddRequest(requestLike, opts);
-    }
+    if (isRequestsFromUrl(requestLike)) return originalAddRequest(requestLike, opts);
     await ready();
     const request = toRequest(requestLike);
-    const key = keyOf(request);
-    const [seen] = await store.has([key]);
-    if (seen) {
-      await countFiltered(1);
-      request.id ??= getRequestId(request.uniqueKey);
-      const info: RequestQueueOperationInfo = {
-        wasAlreadyPresent: true,
-        wasAlreadyHandled: false,
-        requestId: request.id,
-        uniqueKey: request.uniqueKey,
-        forefront: opts?.forefront ?? false,
-      };
-      return info;
-    }
-    const info = await originalAddRequest(request, opts);
-    await store.add([key]);
-    return info;
+    let info: RequestQueueOperationInfo | undefined;
+    const result = await addInFront(ctx, [request], [], async ([one]) => {
+      info = await originalAddRequest(one as Request, opts);
+      return { processedRequests: [info], unprocessedRequests: [] };
+    });
+    if (info) return info;
+    const entry = result.processedRequests[0]!;
+    request.id ??= getRequestId(request.uniqueKey);
+    return { ...entry, requestId: request.id, forefront: opts?.forefront ?? false } as RequestQueueOperationInfo;
   };
 
   queue.addRequests = (async (requestsLike: Iterable<RequestLike> | AsyncIterable<RequestLike>, opts?: object) => {
@@ -154,41 +207,10 @@ export function withDedup<Q extends Queue>(queue: Q, options: WithDedupOptions):
     const candidates: Request[] = [];
     const passthrough: Source[] = [];
     for await (const item of requestsLike) {
-      if (item && typeof item === 'object' && 'requestsFromUrl' in item) passthrough.push(item);
+      if (isRequestsFromUrl(item)) passthrough.push(item);
       else candidates.push(toRequest(item));
     }
-    const keys = candidates.map((request) => keyOf(request));
-    const seen = candidates.length > 0 ? await store.has(keys) : [];
-    const forward: Request[] = [];
-    const forwardKeys: string[] = [];
-    const firstUniqueKeyOf = new Map<string, string>();
-    const filtered: BatchAddRequestsResult['processedRequests'] = [];
-    candidates.forEach((request, i) => {
-      const key = keys[i] as string;
-      const earlier = firstUniqueKeyOf.get(key);
-      // Same key twice in one batch: a second uniqueKey is a duplicate too; the same uniqueKey the queue merges itself.
-      if (seen[i] || (earlier !== undefined && earlier !== request.uniqueKey)) {
-        request.id ??= getRequestId(request.uniqueKey);
-        filtered.push({ wasAlreadyPresent: true, wasAlreadyHandled: false, requestId: request.id, uniqueKey: request.uniqueKey });
-        return;
-      }
-      firstUniqueKeyOf.set(key, request.uniqueKey);
-      forward.push(request);
-      forwardKeys.push(key);
-    });
-    const inner: BatchAddRequestsResult =
-      forward.length > 0 || passthrough.length > 0
-        ? await originalAddRequests([...forward, ...passthrough], opts)
-        : { processedRequests: [], unprocessedRequests: [] };
-    // Only requests the queue now holds (new or already there) count as seen; unprocessed ones stay unseen.
-    const held = new Set(inner.processedRequests.map((r) => r.uniqueKey));
-    const record = forwardKeys.filter((_, i) => held.has((forward[i] as Request).uniqueKey));
-    if (record.length > 0) await store.add(record);
-    await countFiltered(filtered.length);
-    return {
-      processedRequests: [...inner.processedRequests, ...filtered],
-      unprocessedRequests: inner.unprocessedRequests,
-    };
+    return addInFront(ctx, candidates, passthrough, (requests) => originalAddRequests(requests, opts));
   }) as Q['addRequests'];
   return queue;
 }

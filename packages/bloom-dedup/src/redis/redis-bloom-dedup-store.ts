@@ -8,6 +8,7 @@ import {
 } from '../bloom/parameters.js';
 import type { DedupStats, DedupStore } from '../dedup-store.js';
 import { ENQUEUE_FILTER_SOURCE, type EnqueueFilterPlan, type EnqueueFilterSource } from '../enqueue-filter.js';
+import { ForgetUnsupportedError } from '../errors/forget-unsupported-error.js';
 import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
 import { StoreClosedError } from '../errors/store-closed-error.js';
 import { bloomKeys, type BloomKeys } from './bloom-keys.js';
@@ -73,6 +74,8 @@ export class RedisBloomDedupStore implements DedupStore {
   readonly parameters: BloomParameters;
   /** Redis keys of the filter. */
   readonly keys: BloomKeys;
+  /** Always false: a Bloom filter cannot delete a key (see {@link RedisBloomDedupStore.forget}). */
+  readonly canForget = false;
   private readonly options: RedisBloomDedupStoreOptions;
   private holder?: ConnectionHolder;
   private opening?: Promise<ConnectionHolder>;
@@ -281,6 +284,17 @@ export class RedisBloomDedupStore implements DedupStore {
     if (count <= 0) return;
     const { redis } = await this.connection();
     await redis.hincrby(this.keys.meta, FILTERED_FIELD, count);
+  }
+
+  /**
+   * A Bloom filter cannot forget: a key's k bits are shared with other keys, so clearing them would make keys that
+   * were seen (by every worker of the fleet) read as new, and leaving them set keeps the key seen. Redis is not touched.
+   * @param keys - dedup keys
+   * @throws {@link ForgetUnsupportedError} always (as a rejected promise); use `RedisSetDedupStore` for keys you may
+   * need to forget, or rotate the filter: open a new one under another key and add the keys you still want
+   */
+  forget(keys: readonly string[]): Promise<boolean[]> {
+    return Promise.reject(new ForgetUnsupportedError('RedisBloomDedupStore', keys.length));
   }
 
   /** Closes the connection when the store opened it from a URL. Idempotent. */

@@ -37,6 +37,8 @@ export class RedisSetDedupStore implements DedupStore {
   readonly key: string;
   /** Counter hash (itemsAdded, filtered), in the set's slot. */
   readonly statsKey: string;
+  /** True: an exact set can forget keys ({@link RedisSetDedupStore.forget}). */
+  readonly canForget = true;
   private readonly options: RedisSetDedupStoreOptions;
   private holder?: ConnectionHolder;
   private opening?: Promise<ConnectionHolder>;
@@ -104,6 +106,30 @@ export class RedisSetDedupStore implements DedupStore {
     const { redis } = await this.connection();
     if (keys.length === 0) return [];
     return toBooleans(await redis.smismember(this.key, ...keys));
+  }
+
+  /**
+   * Removes the keys from the set in one `MULTI`/`EXEC` transaction of one `SREM` per key (atomic: no other client's
+   * command runs in between; per-key answers, which one multi-member `SREM` would not give). A scrapy-redis worker
+   * sharing the set then treats the request as new too. The counters are not changed (`itemsAdded` counts adds).
+   * @param keys - dedup keys
+   * @returns per key, `true` when it was in the set
+   */
+  async forget(keys: readonly string[]): Promise<boolean[]> {
+    const { redis } = await this.connection();
+    const maxBatch = this.options.maxBatch ?? 5000;
+    const result: boolean[] = [];
+    for (let start = 0; start < keys.length; start += maxBatch) {
+      const chunk = keys.slice(start, start + maxBatch);
+      const transaction = redis.multi();
+      for (const member of chunk) transaction.srem(this.key, member);
+      const replies = (await transaction.exec()) ?? [];
+      for (const [error, removed] of replies) {
+        if (error) throw error;
+        result.push(Number(removed) === 1);
+      }
+    }
+    return result;
   }
 
   /** Set size, shared counters and `MEMORY USAGE` of the set. */

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { log } from 'crawlee';
+import type { EnqueueFilterOp, EnqueueFilterPlan, EnqueueFilterSource } from '../enqueue-filter.js';
+import { sameSlotKey } from '../redis/hash-slot.js';
+
+/** Lifetime of the scratch set after its last use (it is emptied after every add; this only bounds leftovers). */
+const SCRATCH_TTL_MS = 10 * 60_000;
+
+type RedisLike = {
+  srem(key: string, ...members: string[]): Promise<unknown>;
+  pexpire(key: string, ms: number): Promise<unknown>;
+  hincrby(key: string, field: string, by: number): Promise<unknown>;
+};
+
+/**
+ * A seam source (docs/enqueue-filter-seam.md, `@1`) around a store's own, for requests that must not touch the store
+ * at all (dontFilter, or keys this process forgot after a failure) while the queue's add script runs the filter.
+ * Seam `@1` has one op per request and no "skip" op, so such a request gets a `member` op on a scratch set in the
+ * store's slot, with a random member: always new, so the script enqueues it, and the store's own keys are never
+ * touched. The wrapper empties the scratch members and takes them back out of the store's "itemsAdded" counter after
+ * each add ({@link SkippingSource.settle}).
+ */
+export class SkippingSource {
+  /** The source handed to the queue. */
+  readonly source: EnqueueFilterSource;
+  /** Prefix `keyOf` puts before the uniqueKey of a request that skips the store (random per wrapper). */
+  readonly marker = `\u0000crawlee-bloom-dedup-skip:${randomUUID()}:`;
+  private readonly scratchKey: string;
+  private planned: string[] = [];
+  private counter?: { key: string; field: string };
+
+  /** @param inner - the store's own seam source */
+  constructor(private readonly inner: EnqueueFilterSource) {
+    const storeKeys = inner.enqueueFilterKeys();
+    this.scratchKey = sameSlotKey(storeKeys[0] ?? 'crawlee-bloom-dedup', 'skip-scratch');
+    this.source = {
+      redis: inner.redis,
+      planEnqueueFilter: (dedupKeys) => this.plan(dedupKeys),
+      enqueueFilterKeys: () => [...inner.enqueueFilterKeys(), this.scratchKey],
+    };
+  }
+
+  private plan(dedupKeys: string[]): EnqueueFilterPlan {
+    const real = dedupKeys.filter((key) => !key.startsWith(this.marker));
+    const plan = this.inner.planEnqueueFilter(real);
+    if (real.length === dedupKeys.length) return plan;
+    const scratch = plan.keys.length;
+    let next = 0;
+    const ops: EnqueueFilterOp[] = dedupKeys.map((key) => {
+      if (!key.startsWith(this.marker)) return plan.ops[next++] as EnqueueFilterOp;
+      const member = randomUUID();
+      this.planned.push(member);
+      return { type: 'member', key: scratch, member };
+    });
+    if (plan.counter) this.counter = { key: plan.keys[plan.counter.key] as string, field: plan.counter.newField };
+    return { ...plan, keys: [...plan.keys, this.scratchKey], ops };
+  }
+
+  /**
+   * Removes the scratch members planned so far and corrects the store's "itemsAdded" counter by their number (the
+   * script counted them as new). A member whose script has not run yet is left to the scratch set's TTL.
+   */
+  async settle(): Promise<void> {
+    if (this.planned.length === 0) return;
+    const members = this.planned;
+    this.planned = [];
+    const redis = this.inner.redis as RedisLike;
+    try {
+      await redis.srem(this.scratchKey, ...members);
+      await redis.pexpire(this.scratchKey, SCRATCH_TTL_MS);
+      if (this.counter) await redis.hincrby(this.counter.key, this.counter.field, -members.length);
+    } catch (error) {
+      log.debug(`crawlee-bloom-dedup: cleaning the dontFilter scratch set failed: ${String(error)}`);
+    }
+  }
+}
