@@ -8,6 +8,7 @@ import {
   InvalidDedupOptionsError,
   FilterTooLargeError,
   RedisScriptError,
+  ForgetUnsupportedError,
 } from '../src/index.js';
 import { SCRIPT_VERSION } from '../src/redis/scripts.js';
 import { chunks, connect, deleteKeys, fp, fps, redisUrl, testKey } from './helpers.js';
@@ -149,6 +150,26 @@ for (const protocol of [3, 2] as const) {
     });
   });
 }
+
+describe('RedisBloomDedupStore.forget', () => {
+  it('rejects with ForgetUnsupportedError and leaves every bit as it was', async () => {
+    const redis = connect();
+    const key = testKey('bloom-forget');
+    try {
+      const store = await RedisBloomDedupStore.open({ redis, key, capacity: 1000, errorRate: 1e-6 });
+      await store.add([fp('bf', 1)]);
+      const before = await redis.getBuffer(store.keys.blocks[0]!);
+      expect(store.canForget).toBe(false);
+      await expect(store.forget([fp('bf', 1)])).rejects.toBeInstanceOf(ForgetUnsupportedError);
+      await expect(store.forget([fp('bf', 1)])).rejects.toMatchObject({ code: 'FORGET_UNSUPPORTED' });
+      expect((await redis.getBuffer(store.keys.blocks[0]!))!.equals(before!)).toBe(true);
+      expect(await store.has([fp('bf', 1)])).toEqual([true]);
+    } finally {
+      await deleteKeys(redis, key);
+      redis.disconnect();
+    }
+  });
+});
 
 describe('RedisBloomDedupStore accuracy on one node', () => {
   let redis: Redis;

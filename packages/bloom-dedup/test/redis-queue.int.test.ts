@@ -71,6 +71,36 @@ describe.skipIf(!built)('withDedup on crawlee-redis-queue: check and enqueue in 
     expect(await redis.smembers(`${prefix}:spider:dupefilter`)).toEqual(['https://s.example/a']);
   });
 
+  it('dontFilter requests go through the queue script without touching the set or its counter', async () => {
+    const queue = await openRedisRequestQueue('atomic-dont', { redis, keyPrefix: prefix });
+    const key = `${prefix}:dont:dupefilter`;
+    const store = new RedisSetDedupStore({ redis, key });
+    withDedup(queue, { store });
+    expect(stateOf(queue).mode).toBe('atomic');
+    await redis.sadd(key, 'seen-by-scrapy');
+    const result = await queue.addRequests([
+      { url: 'https://dont.example/1', uniqueKey: 'seen-by-scrapy:1', userData: { dontFilter: true } },
+      { url: 'https://dont.example/1', uniqueKey: 'seen-by-scrapy:2', userData: { dontFilter: true } },
+      { url: 'https://dont.example/1', uniqueKey: 'seen-by-scrapy' },
+      { url: 'https://dont.example/2', uniqueKey: 'new-one' },
+    ]);
+    expect(result.processedRequests.map((r) => r.wasAlreadyPresent)).toEqual([false, false, true, false]);
+    const single = await queue.addRequest({ url: 'https://dont.example/3', uniqueKey: 'single:x', userData: { dontFilter: true } });
+    expect(single.wasAlreadyPresent).toBe(false);
+    expect((await redis.smembers(key)).sort()).toEqual(['new-one', 'seen-by-scrapy']);
+    expect((await store.stats()).itemsAdded).toBe(1);
+    expect((await queue.client.get())?.totalRequestCount).toBe(4);
+    // The scratch set that carried the dontFilter ops is empty again.
+    const scratch: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `*${prefix}:dont:dupefilter*skip-scratch*`, 'COUNT', 1000);
+      cursor = next;
+      scratch.push(...keys);
+    } while (cursor !== '0');
+    for (const k of scratch) expect(await redis.scard(k)).toBe(0);
+  });
+
   for (const n of [8, 50]) {
     it(`20 trials of ${n} workers adding one new page under different uniqueKeys: exactly one enqueues it`, async () => {
       const connections = Array.from({ length: n }, () => new Redis(redisUrl()));

@@ -42,6 +42,19 @@ for (const protocol of [3, 2] as const) {
       expect(await store.add(mixed)).toEqual(mixed.map((_, i) => i >= 10));
     });
 
+    it('forget() removes keys atomically with a per-key answer; a scrapy-redis worker then sees them as new', async () => {
+      const key = `${prefix}:forget:dupefilter`;
+      const store = new RedisSetDedupStore({ redis, key, maxBatch: 2 });
+      const [a, b, c] = [fp('forget', 1), fp('forget', 2), fp('forget', 3)];
+      await store.add([a, b]);
+      expect(store.canForget).toBe(true);
+      expect(await store.forget([a, c, b, a])).toEqual([true, false, true, false]);
+      expect(await redis.scard(key)).toBe(0);
+      expect(await redis.sadd(key, a)).toBe(1); // RFPDupeFilter.request_seen: new again
+      expect(await store.has([a, b])).toEqual([true, false]);
+      expect(await store.forget([])).toEqual([]);
+    });
+
     it('validates its options', () => {
       expect(() => new RedisSetDedupStore({ redis, key: '' })).toThrow(InvalidDedupOptionsError);
       expect(() => new RedisSetDedupStore({ redis, key: 'k', maxBatch: 0 })).toThrow(InvalidDedupOptionsError);
@@ -50,6 +63,22 @@ for (const protocol of [3, 2] as const) {
 }
 
 describe('RedisSetDedupStore concurrency', () => {
+  it('forget() is one transaction: 8 clients forgetting the same 200 keys at once, each key reported removed once', async () => {
+    const clients = Array.from({ length: 8 }, () => new Redis(redisUrl()));
+    const key = `${testKey('forget-race')}:dupefilter`;
+    try {
+      const stores = clients.map((redis) => new RedisSetDedupStore({ redis, key }));
+      const keys = fps('forget-race', 0, 200);
+      await stores[0]!.add(keys);
+      const answers = await Promise.all(stores.map((s) => s.forget(keys)));
+      keys.forEach((_, i) => expect(answers.filter((a) => a[i]).length).toBe(1));
+      expect(await clients[0]!.exists(key)).toBe(0);
+    } finally {
+      await deleteKeys(clients[0]!, key);
+      clients.forEach((c) => c.disconnect());
+    }
+  });
+
   it('20 trials of 8 and of 50 clients adding one new key: exactly one told "new"', async () => {
     const clients = Array.from({ length: 50 }, () => new Redis(redisUrl()));
     const key = `${testKey('set-race')}:dupefilter`;
