@@ -199,7 +199,7 @@ export function withDedup<Q extends Queue>(queue: Q, options: WithDedupOptions):
     if (info) return info;
     const entry = result.processedRequests[0]!;
     request.id ??= getRequestId(request.uniqueKey);
-    return { ...entry, requestId: request.id, forefront: opts?.forefront ?? false } as RequestQueueOperationInfo;
+    return { ...entry, requestId: request.id, forefront: opts?.forefront ?? false };
   };
 
   queue.addRequests = (async (requestsLike: Iterable<RequestLike> | AsyncIterable<RequestLike>, opts?: object) => {
