@@ -101,6 +101,22 @@ describe.skipIf(!built)('withDedup on crawlee-redis-queue: check and enqueue in 
     for (const k of scratch) expect(await redis.scard(k)).toBe(0);
   });
 
+  it('dontFilter requests leave a Redis Bloom filter in the queue script untouched (bits and itemsAdded)', async () => {
+    const queue = await openRedisRequestQueue('atomic-dont-bloom', { redis, keyPrefix: prefix });
+    const store = new RedisBloomDedupStore({ redis, key: `${prefix}:dont-bloom`, capacity: 10_000, errorRate: 1e-6 });
+    withDedup(queue, { store });
+    await queue.addRequests(['https://db.example/seen']);
+    const bits = await redis.bitcount(store.keys.blocks[0]!);
+    const again = await queue.addRequests([
+      { url: 'https://db.example/seen', uniqueKey: 'https://db.example/seen:again', userData: { dontFilter: true } },
+      { url: 'https://db.example/new', userData: { dontFilter: true } },
+    ]);
+    expect(again.processedRequests.map((r) => r.wasAlreadyPresent)).toEqual([false, false]);
+    expect(await redis.bitcount(store.keys.blocks[0]!)).toBe(bits);
+    expect(await store.has(['https://db.example/new'])).toEqual([false]);
+    expect((await store.stats()).itemsAdded).toBe(1);
+  });
+
   for (const n of [8, 50]) {
     it(`20 trials of ${n} workers adding one new page under different uniqueKeys: exactly one enqueues it`, async () => {
       const connections = Array.from({ length: n }, () => new Redis(redisUrl()));

@@ -161,4 +161,16 @@ describe('Bloom stores in front of a MemoryStorage queue (check first: they cann
     expect(await enqueued(queue)).toHaveLength(1);
     await queue.drop();
   });
+
+  it('dontFilter requests set no bit', async () => {
+    const queue = await openQueue();
+    const store = new MemoryBloomDedupStore({ capacity: 1000, errorRate: 1e-6 });
+    withDedup(queue, { store });
+    await queue.addRequests([{ url: 'https://nb.example/1', userData: { dontFilter: true } }]);
+    await queue.addRequest({ url: 'https://nb.example/2', userData: { dontFilter: true } });
+    expect(await store.has(['https://nb.example/1', 'https://nb.example/2'])).toEqual([false, false]);
+    expect((await store.stats()).fillRatio).toBe(0);
+    expect(await enqueued(queue)).toHaveLength(2);
+    await queue.drop();
+  });
 });
