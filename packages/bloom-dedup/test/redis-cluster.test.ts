@@ -90,6 +90,15 @@ describe('Redis stores on a local 3-master cluster', () => {
     expect((await sets[0]!.stats()).itemsAdded).toBe(20);
   });
 
+  it('RedisSetDedupStore.forget on a Cluster: one MULTI on the set\'s slot, per-key answers, 8 clients racing', async () => {
+    const sets = clients.map((redis) => new RedisSetDedupStore({ redis, key: 'forget:dupefilter' }));
+    const keys = fps('forget-cluster', 0, 100);
+    await sets[0]!.add(keys);
+    const answers = await Promise.all(sets.map((s) => s.forget(keys)));
+    keys.forEach((_, i) => expect(answers.filter((a) => a[i]).length).toBe(1));
+    expect(await sets[1]!.has(keys.slice(0, 3))).toEqual([false, false, false]);
+  });
+
   it('20 trials of 50 clients adding one new key: exactly one told "new"', async () => {
     const many = Array.from({ length: 50 }, () => new Cluster(cluster.nodes));
     try {
