@@ -114,13 +114,14 @@ export function withDedup<Q extends Queue>(queue: Q, options: WithDedupOptions):
   }
   const dontFilter = dontFilterPredicate(options.dontFilter);
   const forgetFailed = options.forgetFailed ?? false;
-  if (forgetFailed && !canForget(store)) throw new ForgetUnsupportedError(store.constructor?.name ?? 'this store', 0);
+  if (forgetFailed && !canForget(store)) {
+    throw new ForgetUnsupportedError(store.constructor?.name ?? 'this store', 'withDedup({ forgetFailed: true })');
+  }
   const markable = queue as unknown as { markRequestHandled?: (request: Request) => Promise<unknown> };
   if (forgetFailed && typeof markable.markRequestHandled !== 'function') {
     throw new InvalidDedupOptionsError('forgetFailed needs a Crawlee RequestQueue (with markRequestHandled)');
   }
-  const userKeyOf = options.key ?? ((request: DedupRequest) => request.uniqueKey);
-  const keyOf = (request: DedupRequest) => userKeyOf(request);
+  const keyOf = options.key ?? ((request: DedupRequest) => request.uniqueKey);
   const forgotten = new Set<string>();
   const skip = (request: Request) => dontFilter(request) || (forgotten.size > 0 && forgotten.has(keyOf(request)));
   const sink = (queue.client as Record<symbol, EnqueueFilterSink | undefined> | undefined)?.[ENQUEUE_FILTER_SINK];
