@@ -19,6 +19,22 @@ function findUp(from: string, relative: string): string {
   }
 }
 
+/**
+ * Marks URLs as seen through the real scrapy-redis dupefilter (`RFPDupeFilter.request_seen(Request(url))`, i.e. what a
+ * Scrapy worker does when it schedules a link) in `<key>`.
+ * @returns per URL, whether the dupefilter had already seen it
+ * @throws Error with Python's output when the script fails
+ */
+export function markSeenByScrapy(setup: ScrapySetup, redisUrl: string, key: string, urls: readonly string[]): boolean[] {
+  const script = findUp(dirname(fileURLToPath(import.meta.url)), join('python', 'mark_seen.py'));
+  const r = spawnSync(setup.python, [script, redisUrl, key, ...urls], {
+    encoding: 'utf8',
+    env: { ...process.env, PYTHONPATH: setup.scrapyRedisSrc, PYTHONDONTWRITEBYTECODE: '1' },
+  });
+  if (r.error || r.status !== 0) throw new Error(`mark_seen.py failed: ${r.error?.message ?? r.stderr}`);
+  return r.stdout.trim().split('\n').map((line) => line === 'seen');
+}
+
 /** What {@link checkScrapy} found. */
 export interface ScrapySetup {
   python: string;
