@@ -35,7 +35,10 @@ let vectors: Vector[];
 /** Our values for one URL, in the script's field names. */
 function ours(url: string, scrapyRequest: ScrapyRequestVersion, legacy: boolean): Omit<Vector, 'url'> {
   const run = (recipe: FingerprintRecipe, keepFragments = false) =>
-    fingerprintDetails({ url }, { recipe, keepFragments, scrapyRequest: recipe === 'scrapy-2.6' ? '<=2.12' : scrapyRequest });
+    fingerprintDetails(
+      { url },
+      { recipe, keepFragments, scrapyRequest: recipe === 'scrapy-2.6' ? '<=2.12' : scrapyRequest },
+    );
   try {
     const fp27 = run('scrapy');
     return {
@@ -49,7 +52,15 @@ function ours(url: string, scrapyRequest: ScrapyRequestVersion, legacy: boolean)
       error: null,
     };
   } catch (error) {
-    const none = { request_url: null, fp_url: null, fp27: null, fp27_kf: null, fp26: null, fp26_kf: null, fp_redis: null };
+    const none = {
+      request_url: null,
+      fp_url: null,
+      fp27: null,
+      fp27_kf: null,
+      fp26: null,
+      fp26_kf: null,
+      fp_redis: null,
+    };
     return { ...none, error: errorText(error) };
   }
 }
@@ -62,7 +73,9 @@ function mismatches(scrapyRequest: ScrapyRequestVersion): Map<string, string[]> 
     for (const [field, want] of Object.entries(v)) {
       if (field === 'url' || got[field] === want) continue;
       const list = out.get(v.url) ?? [];
-      list.push(`${JSON.stringify(v.url)} ${field}\n    scrapy: ${JSON.stringify(want)}\n    ours:   ${JSON.stringify(got[field])}`);
+      list.push(
+        `${JSON.stringify(v.url)} ${field}\n    scrapy: ${JSON.stringify(want)}\n    ours:   ${JSON.stringify(got[field])}`,
+      );
       out.set(v.url, list);
     }
   }
@@ -73,23 +86,34 @@ describe(`scrapyRequest '<=2.12' against the installed Scrapy (${PYTHON})`, () =
   beforeAll(() => {
     const src = locateScrapyRedisSrc();
     if (!src.dir) {
-      throw new Error(`vendored scrapy-redis not found; set SCRAPY_REDIS_SRC. Looked in:\n  ${src.tried.join('\n  ')}`);
+      throw new Error(
+        `vendored scrapy-redis not found; set SCRAPY_REDIS_SRC. Looked in:\n  ${src.tried.join('\n  ')}`,
+      );
     }
-    const r = spawnSync(PYTHON, [SCRIPT, '--scrapy-redis-src', src.dir], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync(PYTHON, [SCRIPT, '--scrapy-redis-src', src.dir], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     if (r.error || r.status !== 0) {
       throw new Error(
         `${PYTHON} ${SCRIPT} failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stderr}\n` +
           'This test needs the real Scrapy: apt-get install python3-scrapy (or set SCRAPY_PYTHON to a python with scrapy).',
       );
     }
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     versions = lines[0]!['versions'] as Versions;
     vectors = lines.slice(1) as unknown as Vector[];
   }, 120_000);
 
   it('runs a Scrapy whose Request() still applies escape_ajax (2.12 or older)', () => {
     const [major, minor] = versions.scrapy.split('.').map(Number);
-    expect(major === 2 && minor! <= 12, `Scrapy ${versions.scrapy} no longer rewrites #! URLs; run this with Scrapy <= 2.12`).toBe(true);
+    expect(
+      major === 2 && minor! <= 12,
+      `Scrapy ${versions.scrapy} no longer rewrites #! URLs; run this with Scrapy <= 2.12`,
+    ).toBe(true);
     expect(vectors.length).toBeGreaterThan(300);
     const rewritten = vectors.filter((v) => v.request_url?.includes('_escaped_fragment_=')).length;
     expect(rewritten, 'vectors whose URL Scrapy rewrote').toBeGreaterThan(100);
@@ -98,7 +122,10 @@ describe(`scrapyRequest '<=2.12' against the installed Scrapy (${PYTHON})`, () =
   it('agrees on request.url, the hashed URL and every recipe for every URL (100%)', () => {
     const bad = mismatches('<=2.12');
     const text = [...bad.values()].flat().join('\n');
-    expect(bad.size, `${vectors.length - bad.size}/${vectors.length} URLs agree (Scrapy ${versions.scrapy}, w3lib ${versions.w3lib}):\n${text}`).toBe(0);
+    expect(
+      bad.size,
+      `${vectors.length - bad.size}/${vectors.length} URLs agree (Scrapy ${versions.scrapy}, w3lib ${versions.w3lib}):\n${text}`,
+    ).toBe(0);
   });
 
   it("'2.13+' (the default) differs from this Scrapy on exactly the #! URLs it rewrote", () => {

@@ -8,7 +8,15 @@ export { startSiteServer, type SiteServer, type SiteServerOptions } from './site
 export { AccessLog, fleetOf, type AccessLogEntry } from './site/access-log.js';
 export { fetchesByIdentity, pageIdentity, reachable } from './site/page-identity.js';
 export { FleetProcess } from './process/fleet-process.js';
-export { checkScrapy, markSeenByScrapy, spawnScrapy, SCRAPY_PYTHON, SPIDER_FILE, type ScrapySetup, type SpawnScrapyOptions } from './scrapy/spawn-scrapy.js';
+export {
+  checkScrapy,
+  markSeenByScrapy,
+  spawnScrapy,
+  SCRAPY_PYTHON,
+  SPIDER_FILE,
+  type ScrapySetup,
+  type SpawnScrapyOptions,
+} from './scrapy/spawn-scrapy.js';
 export { locateScrapyRedisSrc, type ScrapyRedisLocation } from './scrapy/locate-scrapy-redis.js';
 export { crawleeWorkerEntry, spawnCrawlee } from './crawlee/spawn-crawlee.js';
 export { scrapyRequestUrl } from './crawlee/scrapy-request-url.js';

@@ -17,15 +17,30 @@ describe('#! start URLs already seen by Scrapy 2.8', () => {
   // _escaped_fragment_). Crawlee then re-fetches every #! start URL Scrapy has seen. Links are not affected here
   // because the harness's worker rewrites them to the ?_escaped_fragment_= URL before they are fingerprinted.
   it.fails('Crawlee fetches none of them', async () => {
-    const site = await startSiteServer(new SiteModel({ pagesPerSection: 10 }), { accessLogFile: `${harness.logDir}/access-d.jsonl` });
+    const site = await startSiteServer(new SiteModel({ pagesPerSection: 10 }), {
+      accessLogFile: `${harness.logDir}/access-d.jsonl`,
+    });
     try {
       const spider = harness.name('interop-d');
       const urls = ['/b/3#!tab=1', '/a/5?x=1#!tab=2', '/b/7#!'].map((p) => site.origin + p);
-      expect(markSeenByScrapy(harness.setup, harness.server.url, `${spider}:dupefilter`, urls)).toEqual([false, false, false]);
+      expect(markSeenByScrapy(harness.setup, harness.server.url, `${spider}:dupefilter`, urls)).toEqual([
+        false,
+        false,
+        false,
+      ]);
 
-      const crawlee = harness.crawlee({ queue: harness.name('rq-d'), spider, worker: 'c1', startUrl: urls, idleSecs: 2 });
+      const crawlee = harness.crawlee({
+        queue: harness.name('rq-d'),
+        spider,
+        worker: 'c1',
+        startUrl: urls,
+        idleSecs: 2,
+      });
       expect(await crawlee.waitForExit(120_000), crawlee.tail()).toBe(0);
-      expect(site.log.entries.map((e) => e.path), 'pages Crawlee fetched').toEqual([]);
+      expect(
+        site.log.entries.map((e) => e.path),
+        'pages Crawlee fetched',
+      ).toEqual([]);
       expect(await harness.redis.scard(`${spider}:dupefilter`)).toBe(3);
     } finally {
       await site.close();

@@ -14,7 +14,10 @@ describe('both fleets at once (2 Scrapy + 2 Crawlee processes)', () => {
   it('fetches every page exactly once across both fleets', async () => {
     const model = new SiteModel({ pagesPerSection: 40 });
     // Slow pages keep both fleets busy at once (a page takes 300 ms, the whole site a few seconds per fleet).
-    const site = await startSiteServer(model, { delayMs: 300, accessLogFile: `${harness.logDir}/access-b.jsonl` });
+    const site = await startSiteServer(model, {
+      delayMs: 300,
+      accessLogFile: `${harness.logDir}/access-b.jsonl`,
+    });
     try {
       const spider = harness.name('interop-b');
       const queue = harness.name('rq-b');
@@ -51,7 +54,10 @@ describe('both fleets at once (2 Scrapy + 2 Crawlee processes)', () => {
       expect(crawleeLog.length).toBeGreaterThan(5);
       expect(crawleeLog[0]!.time).toBeLessThan(scrapyLog.at(-1)!.time);
       for (const worker of ['scrapy-fleet/s1', 'scrapy-fleet/s2', 'crawlee-fleet/c1', 'crawlee-fleet/c2']) {
-        expect(site.log.entries.some((e) => e.userAgent === worker), `${worker} fetched nothing`).toBe(true);
+        expect(
+          site.log.entries.some((e) => e.userAgent === worker),
+          `${worker} fetched nothing`,
+        ).toBe(true);
       }
     } finally {
       await site.close();

@@ -13,7 +13,10 @@ afterAll(() => harness.stop());
 describe('Scrapy first, then Crawlee on the same Redis', () => {
   it('Crawlee fetches only the pages Scrapy did not fetch, each once', async () => {
     const model = new SiteModel({ pagesPerSection: 24 });
-    const site = await startSiteServer(model, { delayMs: 5, accessLogFile: `${harness.logDir}/access-a.jsonl` });
+    const site = await startSiteServer(model, {
+      delayMs: 5,
+      accessLogFile: `${harness.logDir}/access-a.jsonl`,
+    });
     try {
       const spider = harness.name('interop-a');
       const scrapySeed = site.origin + model.seed(1);
@@ -29,20 +32,31 @@ describe('Scrapy first, then Crawlee on the same Redis', () => {
       expect([...scrapyFetched.keys()].sort()).toEqual([...expectedScrapy.keys()].sort());
       expect(site.log.byFleet('scrapy').some((e) => e.path.includes('_escaped_fragment_=tab%3D'))).toBe(true);
 
-      const crawlee = harness.crawlee({ queue: harness.name('rq-a'), spider, worker: 'c1', startUrl: [crawleeSeed] });
+      const crawlee = harness.crawlee({
+        queue: harness.name('rq-a'),
+        spider,
+        worker: 'c1',
+        startUrl: [crawleeSeed],
+      });
       expect(await crawlee.waitForExit(120_000), crawlee.tail()).toBe(0);
 
       const all = new Map([...reachable(model, site.origin, [model.seed(0)]), ...expectedScrapy]);
       const crawleeFetched = fetchesByIdentity(site.log.byFleet('crawlee'), site.origin);
-      const overlap = [...crawleeFetched.keys()].filter((id) => scrapyFetched.has(id)).map((id) => all.get(id));
+      const overlap = [...crawleeFetched.keys()]
+        .filter((id) => scrapyFetched.has(id))
+        .map((id) => all.get(id));
       expect(overlap, 'pages both fleets fetched').toEqual([]);
-      const missing = [...all.keys()].filter((id) => !crawleeFetched.has(id) && !scrapyFetched.has(id)).map((id) => all.get(id));
+      const missing = [...all.keys()]
+        .filter((id) => !crawleeFetched.has(id) && !scrapyFetched.has(id))
+        .map((id) => all.get(id));
       expect(missing, 'pages nobody fetched').toEqual([]);
       expect(duplicates(site.log.entries, site.origin), 'pages fetched twice').toEqual([]);
       expect(crawleeFetched.size).toBe(all.size - scrapyFetched.size);
       expect(crawleeFetched.size).toBeGreaterThan(10);
       // Crawlee fetched the #! links Scrapy had not as Scrapy 2.8 would have: ?_escaped_fragment_=
-      expect(site.log.byFleet('crawlee').some((e) => e.path.includes('_escaped_fragment_=tab%3D'))).toBe(true);
+      expect(site.log.byFleet('crawlee').some((e) => e.path.includes('_escaped_fragment_=tab%3D'))).toBe(
+        true,
+      );
       expect(site.log.entries.every((e) => e.status === 200)).toBe(true);
 
       // The seen-set holds exactly the scrapy-redis fingerprints of every fetched page, except Scrapy's start URL

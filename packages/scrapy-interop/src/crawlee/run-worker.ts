@@ -27,7 +27,9 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     redis,
     keyPrefix: options.keyPrefix,
     config,
-    ...(options.feedKey ? { startUrlsKey: options.feedKey, startUrls: { batchSize: options.feedBatch } } : {}),
+    ...(options.feedKey
+      ? { startUrlsKey: options.feedKey, startUrls: { batchSize: options.feedBatch } }
+      : {}),
   });
   withScrapyFingerprint(queue, FLEET_FINGERPRINT);
   const store = new RedisSetDedupStore({ redis, key: `${options.spider}:dupefilter` });

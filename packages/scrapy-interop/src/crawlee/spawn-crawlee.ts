@@ -10,14 +10,29 @@ export function crawleeWorkerEntry(): string {
     const file = join(dir, 'dist', 'crawlee-worker.js');
     if (existsSync(file)) return file;
     if (dirname(dir) === dir) {
-      throw new Error('dist/crawlee-worker.js not found: build first (npx turbo run build --filter=@crawlee-distributed/scrapy-interop...)');
+      throw new Error(
+        'dist/crawlee-worker.js not found: build first (npx turbo run build --filter=@crawlee-distributed/scrapy-interop...)',
+      );
     }
   }
 }
 
 /** Starts one Crawlee worker process (`node dist/crawlee-worker.js ...`); it prints `ready` once its queue is open. */
-export function spawnCrawlee(options: Partial<WorkerOptions> & Pick<WorkerOptions, 'redisUrl' | 'queue' | 'spider' | 'worker'>, logFile?: string): FleetProcess {
-  const args = [crawleeWorkerEntry(), '--redis-url', options.redisUrl, '--queue', options.queue, '--spider', options.spider, '--worker', options.worker];
+export function spawnCrawlee(
+  options: Partial<WorkerOptions> & Pick<WorkerOptions, 'redisUrl' | 'queue' | 'spider' | 'worker'>,
+  logFile?: string,
+): FleetProcess {
+  const args = [
+    crawleeWorkerEntry(),
+    '--redis-url',
+    options.redisUrl,
+    '--queue',
+    options.queue,
+    '--spider',
+    options.spider,
+    '--worker',
+    options.worker,
+  ];
   for (const url of options.startUrl ?? []) args.push('--start-url', url);
   if (options.keyPrefix) args.push('--key-prefix', options.keyPrefix);
   if (options.feedKey) args.push('--feed-key', options.feedKey);

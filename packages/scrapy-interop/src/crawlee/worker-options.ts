@@ -30,13 +30,20 @@ const positiveInt = (value: string): number => {
 export function parseWorkerOptions(argv: string[]): WorkerOptions {
   const program = new Command()
     .name('crawlee-worker')
-    .description('One Crawlee worker of the interop harness: shared Redis queue, scrapy-redis dupefilter, Scrapy fingerprints.')
+    .description(
+      'One Crawlee worker of the interop harness: shared Redis queue, scrapy-redis dupefilter, Scrapy fingerprints.',
+    )
     .requiredOption('--redis-url <url>', 'Redis both fleets use')
     .requiredOption('--queue <name>', 'crawlee-redis-queue queue name')
     .option('--key-prefix <prefix>', 'queue key prefix', 'crawlee')
     .requiredOption('--spider <name>', 'scrapy-redis spider name: the dupefilter is <spider>:dupefilter')
     .option('--worker <id>', 'worker id (User-Agent crawlee-fleet/<id>)', '0')
-    .option('--start-url <url>', 'start URL (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option(
+      '--start-url <url>',
+      'start URL (repeatable)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
     .option('--feed-key <key>', 'scrapy-redis start-URL list to drain')
     .option('--feed-batch <n>', 'start URLs per feed batch', positiveInt, 2)
     .option('--concurrency <n>', 'max concurrent requests', positiveInt, 4)

@@ -17,7 +17,12 @@ export class FleetProcess {
    * Starts `command args`; output is kept in memory and, when `logFile` is given, written there too.
    * @throws Error when the process cannot be started (ENOENT and the like)
    */
-  constructor(readonly label: string, command: string, args: string[], options: SpawnOptions & { logFile?: string } = {}) {
+  constructor(
+    readonly label: string,
+    command: string,
+    args: string[],
+    options: SpawnOptions & { logFile?: string } = {},
+  ) {
     const { logFile, ...spawnOptions } = options;
     this.child = spawn(command, args, { ...spawnOptions, stdio: ['ignore', 'pipe', 'pipe'] });
     if (this.child.pid === undefined) throw new Error(`${label}: could not start ${command}`);
@@ -44,7 +49,8 @@ export class FleetProcess {
     if (pattern.test(this.output)) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`${this.label}: no ${pattern} within ${timeoutMs} ms; output:\n${this.tail()}`)),
+        () =>
+          reject(new Error(`${this.label}: no ${pattern} within ${timeoutMs} ms; output:\n${this.tail()}`)),
         timeoutMs,
       );
       void this.exited.then((code) => {
@@ -61,7 +67,13 @@ export class FleetProcess {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        void this.stop().then(() => reject(new Error(`${this.label} did not finish within ${timeoutMs} ms; stopped. Output:\n${this.tail()}`)));
+        void this.stop().then(() =>
+          reject(
+            new Error(
+              `${this.label} did not finish within ${timeoutMs} ms; stopped. Output:\n${this.tail()}`,
+            ),
+          ),
+        );
       }, timeoutMs);
     });
     try {

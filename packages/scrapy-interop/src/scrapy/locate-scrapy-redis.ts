@@ -18,7 +18,10 @@ export function locateScrapyRedisSrc(): ScrapyRedisLocation {
   const fromEnv = process.env['SCRAPY_REDIS_SRC'];
   if (fromEnv) {
     tried.push(resolve(fromEnv));
-    return { dir: existsSync(join(fromEnv, 'scrapy_redis', 'scheduler.py')) ? resolve(fromEnv) : null, tried };
+    return {
+      dir: existsSync(join(fromEnv, 'scrapy_redis', 'scheduler.py')) ? resolve(fromEnv) : null,
+      tried,
+    };
   }
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {

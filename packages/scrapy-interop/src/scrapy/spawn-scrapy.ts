@@ -10,7 +10,10 @@ import { locateScrapyRedisSrc } from './locate-scrapy-redis.js';
 export const SCRAPY_PYTHON = process.env['SCRAPY_PYTHON'] ?? '/usr/bin/python3';
 
 /** The spider file, shipped in the package's `python/` folder (found walking up from `src/scrapy/` or `dist/`). */
-export const SPIDER_FILE = findUp(dirname(fileURLToPath(import.meta.url)), join('python', 'interop_spider.py'));
+export const SPIDER_FILE = findUp(
+  dirname(fileURLToPath(import.meta.url)),
+  join('python', 'interop_spider.py'),
+);
 
 function findUp(from: string, relative: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
@@ -25,14 +28,22 @@ function findUp(from: string, relative: string): string {
  * @returns per URL, whether the dupefilter had already seen it
  * @throws Error with Python's output when the script fails
  */
-export function markSeenByScrapy(setup: ScrapySetup, redisUrl: string, key: string, urls: readonly string[]): boolean[] {
+export function markSeenByScrapy(
+  setup: ScrapySetup,
+  redisUrl: string,
+  key: string,
+  urls: readonly string[],
+): boolean[] {
   const script = findUp(dirname(fileURLToPath(import.meta.url)), join('python', 'mark_seen.py'));
   const r = spawnSync(setup.python, [script, redisUrl, key, ...urls], {
     encoding: 'utf8',
     env: { ...process.env, PYTHONPATH: setup.scrapyRedisSrc, PYTHONDONTWRITEBYTECODE: '1' },
   });
   if (r.error || r.status !== 0) throw new Error(`mark_seen.py failed: ${r.error?.message ?? r.stderr}`);
-  return r.stdout.trim().split('\n').map((line) => line === 'seen');
+  return r.stdout
+    .trim()
+    .split('\n')
+    .map((line) => line === 'seen');
 }
 
 /** What {@link checkScrapy} found. */
@@ -52,10 +63,16 @@ export interface ScrapySetup {
 export function checkScrapy(): ScrapySetup {
   const located = locateScrapyRedisSrc();
   if (!located.dir) {
-    throw new Error(`vendored scrapy-redis not found; set SCRAPY_REDIS_SRC. Looked in:\n  ${located.tried.join('\n  ')}`);
+    throw new Error(
+      `vendored scrapy-redis not found; set SCRAPY_REDIS_SRC. Looked in:\n  ${located.tried.join('\n  ')}`,
+    );
   }
-  const probe = 'import scrapy, redis, scrapy_redis.scheduler, scrapy_redis.dupefilter; print(scrapy.__version__, redis.__version__)';
-  const r = spawnSync(SCRAPY_PYTHON, ['-c', probe], { encoding: 'utf8', env: { ...process.env, PYTHONPATH: located.dir } });
+  const probe =
+    'import scrapy, redis, scrapy_redis.scheduler, scrapy_redis.dupefilter; print(scrapy.__version__, redis.__version__)';
+  const r = spawnSync(SCRAPY_PYTHON, ['-c', probe], {
+    encoding: 'utf8',
+    env: { ...process.env, PYTHONPATH: located.dir },
+  });
   if (r.error || r.status !== 0) {
     throw new Error(
       `${SCRAPY_PYTHON} cannot run scrapy-redis (${r.error?.message ?? r.stderr.trim().split('\n').pop()}). ` +

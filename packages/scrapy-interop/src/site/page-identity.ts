@@ -41,7 +41,10 @@ export function reachable(
 }
 
 /** The access log grouped by identity (each group: the requests that fetched that page, in order). */
-export function fetchesByIdentity(entries: readonly AccessLogEntry[], origin: string): Map<string, AccessLogEntry[]> {
+export function fetchesByIdentity(
+  entries: readonly AccessLogEntry[],
+  origin: string,
+): Map<string, AccessLogEntry[]> {
   const out = new Map<string, AccessLogEntry[]>();
   for (const e of entries) {
     const id = pageIdentity(origin + e.path);

@@ -65,7 +65,9 @@ export class SiteModel {
   html(pathname: string): string | undefined {
     const links = this.links(pathname);
     if (!links) return undefined;
-    const anchors = links.map((href) => `<li><a href="${href.replace(/&/g, '&amp;')}">${href}</a></li>`).join('\n');
+    const anchors = links
+      .map((href) => `<li><a href="${href.replace(/&/g, '&amp;')}">${href}</a></li>`)
+      .join('\n');
     return `<!doctype html>\n<html><head><title>${pathname}</title></head><body><ul>\n${anchors}\n</ul></body></html>\n`;
   }
 }

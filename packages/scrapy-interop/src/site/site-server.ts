@@ -25,7 +25,10 @@ export interface SiteServer {
  * Serves the {@link SiteModel} on a free loopback port and logs every request (method, target, time, user agent).
  * Unknown paths (robots.txt included) answer 404 and are logged too.
  */
-export async function startSiteServer(model: SiteModel, options: SiteServerOptions = {}): Promise<SiteServer> {
+export async function startSiteServer(
+  model: SiteModel,
+  options: SiteServerOptions = {},
+): Promise<SiteServer> {
   const log = new AccessLog(options.accessLogFile);
   const delayMs = options.delayMs ?? 0;
   const seedDelayMs = options.seedDelayMs ?? delayMs;
@@ -34,12 +37,21 @@ export async function startSiteServer(model: SiteModel, options: SiteServerOptio
     const pathname = target.split('?')[0]!;
     const html = model.html(pathname);
     const status = html === undefined ? 404 : 200;
-    log.record({ method: req.method ?? '', path: target, time: Date.now(), userAgent: req.headers['user-agent'] ?? '', status });
+    log.record({
+      method: req.method ?? '',
+      path: target,
+      time: Date.now(),
+      userAgent: req.headers['user-agent'] ?? '',
+      status,
+    });
     const wait = pathname.startsWith('/seed/') ? seedDelayMs : delayMs;
-    setTimeout(() => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(html ?? 'not found');
-    }, status === 200 ? wait : 0);
+    setTimeout(
+      () => {
+        res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(html ?? 'not found');
+      },
+      status === 200 ? wait : 0,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -52,13 +52,23 @@ export class Harness {
   }
 
   scrapy(options: Omit<SpawnScrapyOptions, 'setup' | 'redisUrl' | 'logFile'>): FleetProcess {
-    const p = spawnScrapy({ ...options, setup: this.setup, redisUrl: this.server.url, logFile: join(this.logDir, `scrapy-${options.worker}.log`) });
+    const p = spawnScrapy({
+      ...options,
+      setup: this.setup,
+      redisUrl: this.server.url,
+      logFile: join(this.logDir, `scrapy-${options.worker}.log`),
+    });
     this.processes.push(p);
     return p;
   }
 
-  crawlee(options: Partial<WorkerOptions> & Pick<WorkerOptions, 'queue' | 'spider' | 'worker'>): FleetProcess {
-    const p = spawnCrawlee({ ...options, redisUrl: this.server.url }, join(this.logDir, `crawlee-${options.worker}.log`));
+  crawlee(
+    options: Partial<WorkerOptions> & Pick<WorkerOptions, 'queue' | 'spider' | 'worker'>,
+  ): FleetProcess {
+    const p = spawnCrawlee(
+      { ...options, redisUrl: this.server.url },
+      join(this.logDir, `crawlee-${options.worker}.log`),
+    );
     this.processes.push(p);
     return p;
   }
