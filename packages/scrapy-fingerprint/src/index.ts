@@ -10,10 +10,12 @@ export {
   type FingerprintRecipe,
 } from './scrapy/fingerprint.js';
 export { buildScrapyRequest, type FingerprintRequest, type ScrapyRequest } from './scrapy/request.js';
+export { SCRAPY_REQUEST_VERSIONS, type ScrapyRequestVersion } from './scrapy/request-version.js';
 export type { HeadersInput, HeaderValue } from './scrapy/headers.js';
 export {
   runConformanceCase,
   type ConformanceInput,
+  type ConformanceOptions,
   type ConformanceOutput,
 } from './conformance/run-case.js';
 export * from './errors/index.js';

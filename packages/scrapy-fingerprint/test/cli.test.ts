@@ -31,6 +31,24 @@ describe('crawlee-scrapy-fingerprint CLI (built dist/cli.js)', () => {
     expect(bad.stderr).toContain('nope');
   });
 
+  it("--scrapy-request '<=2.12' rewrites #! URLs as Scrapy 2.12 and older do; bad values exit non-zero", () => {
+    const url = 'http://example.com/ajax.html?k1=v1&k2=v2#!key=value\n';
+    expect(run(['--recipe', 'scrapy-redis', '--scrapy-request', '<=2.12'], url).stdout).toBe(
+      '4f2c2aa719ca39b1f70bcb927e5a7ae191bac5b7 http://example.com/ajax.html?k1=v1&k2=v2#!key=value\n',
+    );
+    expect(run(['--scrapy-request', '<=2.12'], url).stdout.split(' ')[0]).toBe('229f52f716c4c954d234b0d30e14c7042f01383f');
+    expect(run(['--scrapy-request', '2.13+'], url).stdout).toBe(run([], url).stdout);
+    const jsonl = JSON.parse(run(['--jsonl', '--scrapy-request', '<=2.12'], JSON.stringify({ id: 'a', url: url.trim() }) + '\n').stdout);
+    expect(jsonl.request_url).toBe('http://example.com/ajax.html?k1=v1&k2=v2&_escaped_fragment_=key%3Dvalue');
+    expect(jsonl.fp_redis).toBe('4f2c2aa719ca39b1f70bcb927e5a7ae191bac5b7');
+    const unknown = run(['--scrapy-request', '2.8'], url);
+    expect(unknown.status).not.toBe(0);
+    expect(unknown.stderr).toContain('2.13+');
+    const legacy = run(['--recipe', 'scrapy-2.6', '--scrapy-request', '2.13+'], url);
+    expect(legacy.status).toBe(2);
+    expect(legacy.stderr).toContain('only exists in Scrapy 2.11');
+  });
+
   it('reports rejected URLs on stderr, keeps going, exits 1', () => {
     const r = run([], 'relative/x\nhttp://example.com/\n');
     expect(r.status).toBe(1);

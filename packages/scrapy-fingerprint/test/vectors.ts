@@ -37,3 +37,25 @@ export function readJsonl<T>(file: string): T[] {
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as T);
 }
+
+/**
+ * Finds the vendored scrapy-redis sources (the folder holding the `scrapy_redis` package): `$SCRAPY_REDIS_SRC` if
+ * set, else `shared/vendor/scrapy-redis/src` walking up from this package (`../shared` of the repository root).
+ */
+export function locateScrapyRedisSrc(): VectorsLocation {
+  const tried: string[] = [];
+  const fromEnv = process.env['SCRAPY_REDIS_SRC'];
+  if (fromEnv) {
+    tried.push(resolve(fromEnv));
+    return { dir: existsSync(join(fromEnv, 'scrapy_redis', 'dupefilter.py')) ? resolve(fromEnv) : null, tried };
+  }
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'shared', 'vendor', 'scrapy-redis', 'src');
+    tried.push(candidate);
+    if (existsSync(join(candidate, 'scrapy_redis', 'dupefilter.py'))) return { dir: candidate, tried };
+    const parent = dirname(dir);
+    if (parent === dir) return { dir: null, tried };
+    dir = parent;
+  }
+}

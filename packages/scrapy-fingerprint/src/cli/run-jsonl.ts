@@ -1,4 +1,4 @@
-import { runConformanceCase, type ConformanceInput } from '../conformance/run-case.js';
+import { runConformanceCase, type ConformanceInput, type ConformanceOptions } from '../conformance/run-case.js';
 
 /** One `--jsonl` output line and whether its input line was valid (an invalid one makes the CLI exit 1). */
 export interface JsonlResult {
@@ -13,9 +13,10 @@ export interface JsonlResult {
  * `{ id: null, error }`; an object without a `url` string keeps its `id` (`{ id, error }`). Both are `valid: false`.
  * A URL Scrapy rejects is a valid case: its `error` field is the expected output, not a failure of the CLI.
  * @param line - one input line
+ * @param options - which Scrapy `Request()` to emulate (validated by the caller)
  * @returns the output line and whether the input was valid
  */
-export function jsonlLine(line: string): JsonlResult {
+export function jsonlLine(line: string, options: ConformanceOptions = {}): JsonlResult {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
@@ -29,7 +30,7 @@ export function jsonlLine(line: string): JsonlResult {
   const input = parsed as ConformanceInput;
   let out: ReturnType<typeof runConformanceCase>;
   try {
-    out = runConformanceCase(input);
+    out = runConformanceCase(input, options);
   } catch (error) {
     // e.g. headers or body of the wrong type: still one line, with the input's id.
     return invalid(id, error instanceof Error ? error.message : String(error));
@@ -48,7 +49,8 @@ export function jsonlLine(line: string): JsonlResult {
     fp27_json: out.fp27_json,
     canonical_error: out.canonical_error,
     safe_url_error: out.safe_url_error,
-  });  return { text, valid: true };
+  });
+  return { text, valid: true };
 }
 
 function invalid(id: string | number | null, message: string): JsonlResult {

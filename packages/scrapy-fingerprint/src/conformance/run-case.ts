@@ -1,6 +1,8 @@
 import { InvalidUrlError } from '../errors/invalid-url-error.js';
 import { fingerprintDetails } from '../scrapy/fingerprint.js';
+import { appliesEscapeAjax } from '../scrapy/request-version.js';
 import type { HeadersInput } from '../scrapy/headers.js';
+import type { ScrapyRequestVersion } from '../scrapy/request-version.js';
 import { canonicalizeUrl } from '../w3lib/canonicalize-url.js';
 import { safeUrlString } from '../w3lib/safe-url-string.js';
 
@@ -35,6 +37,16 @@ export interface ConformanceOutput {
   error: string | null;
 }
 
+/** Options of {@link runConformanceCase}. */
+export interface ConformanceOptions {
+  /**
+   * The Scrapy `Request()` to emulate for `request_url`, `fp_url`, `fp27` and `fp_redis` (`fp26` always rewrites `#!`
+   * URLs, as Scrapy 2.11 did). `'<=2.12'` reproduces vectors made with Debian's Scrapy 2.8.
+   * @defaultValue `'2.13+'` (the shared vectors are Scrapy 2.18's)
+   */
+  scrapyRequest?: ScrapyRequestVersion;
+}
+
 /** Python-style `Type: message` text of an error. */
 export function errorText(error: unknown): string {
   if (error instanceof InvalidUrlError) return error.pythonError;
@@ -54,9 +66,11 @@ function attempt<T>(fn: () => T): [T | null, string | null] {
  * Computes every field of one conformance case, the way the oracle does (canonical and safe URL of the raw input,
  * then the request and its three fingerprints).
  * @param input - one input line
+ * @param options - which Scrapy `Request()` to emulate
  * @returns the output line
+ * @throws {@link InvalidRequestError} for an unknown `scrapyRequest`
  */
-export function runConformanceCase(input: ConformanceInput): ConformanceOutput {
+export function runConformanceCase(input: ConformanceInput, options: ConformanceOptions = {}): ConformanceOutput {
   const keepFragments = input.keep_fragments ?? false;
   const kwargs = input.canonicalize_kwargs ?? {};
   const [canonical, canonicalError] = attempt(() =>
@@ -73,7 +87,9 @@ export function runConformanceCase(input: ConformanceInput): ConformanceOutput {
     body: input.body_hex !== undefined ? Buffer.from(input.body_hex, 'hex') : input.body,
     headers: input.headers,
   };
-  const options = { includeHeaders: input.include_headers, keepFragments };
+  const scrapyRequest = options.scrapyRequest ?? '2.13+';
+  appliesEscapeAjax('scrapy', scrapyRequest);
+  const fpOptions = { includeHeaders: input.include_headers, keepFragments, scrapyRequest };
   const out: ConformanceOutput = {
     id: input.id,
     canonical_url: canonical,
@@ -90,9 +106,9 @@ export function runConformanceCase(input: ConformanceInput): ConformanceOutput {
     error: null,
   };
   try {
-    const fp27 = fingerprintDetails(request, { ...options, recipe: 'scrapy' });
-    const fp26 = fingerprintDetails(request, { ...options, recipe: 'scrapy-2.6' });
-    const redis = fingerprintDetails(request, { recipe: 'scrapy-redis' });
+    const fp27 = fingerprintDetails(request, { ...fpOptions, recipe: 'scrapy' });
+    const fp26 = fingerprintDetails(request, { ...fpOptions, scrapyRequest: '<=2.12', recipe: 'scrapy-2.6' });
+    const redis = fingerprintDetails(request, { recipe: 'scrapy-redis', scrapyRequest });
     out.request_url = fp27.request.url;
     out.request_method = fp27.request.method;
     out.fp_url = fp27.url;

@@ -6,6 +6,7 @@ import { needsJsonEscape, pyJsonString } from '../python/json.js';
 import { canonicalizeSafeParts, canonicalizeUrl } from '../w3lib/canonicalize-url.js';
 import { paramsIndex } from '../python/urlsplit.js';
 import { buildScrapyRequest, type FingerprintRequest, type ScrapyRequest } from './request.js';
+import { appliesEscapeAjax, type ScrapyRequestVersion } from './request-version.js';
 
 /**
  * Which fingerprint to compute:
@@ -34,6 +35,15 @@ export interface FingerprintOptions {
    * @defaultValue `false`
    */
   keepFragments?: boolean;
+  /**
+   * The Scrapy version whose `Request()` the other fleet runs, which decides what happens to a `#!` URL before it is
+   * hashed: `'<=2.12'` rewrites `#!frag` to `?_escaped_fragment_=frag` (`escape_ajax`, merged into the existing
+   * query as Scrapy does), `'2.13+'` does not. Applies to `'scrapy'` and `'scrapy-redis'` (scrapy-redis hashes the
+   * `request.url` of whatever Scrapy runs it: Debian 12's Scrapy 2.8 needs `'<=2.12'`). `'scrapy-2.6'` always
+   * rewrites (it only exists in Scrapy 2.11 and older) and rejects `'2.13+'`.
+   * @defaultValue `'2.13+'` for `'scrapy'` and `'scrapy-redis'`, `'<=2.12'` for `'scrapy-2.6'`
+   */
+  scrapyRequest?: ScrapyRequestVersion;
 }
 
 /** Everything that went into one fingerprint, for debugging and the conformance suite. */
@@ -125,10 +135,12 @@ function checkRecipe(recipe: FingerprintRecipe): void {
 /**
  * Checks fingerprint options once, so a hook can reject bad options when it is created instead of on every request.
  * @param options - the options
- * @throws {@link InvalidRequestError} for an unknown recipe or malformed `includeHeaders`
+ * @throws {@link InvalidRequestError} for an unknown recipe or `scrapyRequest`, or malformed `includeHeaders`
  */
 export function checkFingerprintOptions(options: FingerprintOptions): void {
-  checkRecipe(options.recipe ?? 'scrapy');
+  const recipe = options.recipe ?? 'scrapy';
+  checkRecipe(recipe);
+  appliesEscapeAjax(recipe, options.scrapyRequest);
   processIncludeHeaders(options.includeHeaders);
 }
 
@@ -158,9 +170,10 @@ function canonical(req: ScrapyRequest, keepFragments: boolean): string {
 export function fingerprintDetails(request: FingerprintRequest, options: FingerprintOptions = {}): FingerprintDetails {
   const recipe = options.recipe ?? 'scrapy';
   checkRecipe(recipe);
+  const escape = appliesEscapeAjax(recipe, options.scrapyRequest);
   const include = processIncludeHeaders(options.includeHeaders);
   const keepFragments = options.keepFragments ?? false;
-  const req = buildScrapyRequest(request, recipe === 'scrapy-2.6' ? ESCAPE_AJAX : NO_ESCAPE_AJAX);
+  const req = buildScrapyRequest(request, escape ? ESCAPE_AJAX : NO_ESCAPE_AJAX);
   if (recipe === 'scrapy-redis') {
     const url = canonical(req, false);
     const json = `{"body": "${req.body.toString('hex')}", "method": ${jsonMethod(req.method)}, "url": ${jsonUrl(req, url)}}`;
@@ -182,10 +195,11 @@ export function fingerprintDetails(request: FingerprintRequest, options: Fingerp
 /**
  * Scrapy's request fingerprint as 40 lowercase hex characters (what Scrapy's and scrapy-redis's dupefilters store).
  * @param request - `{ url, method?, payload? | body?, headers? }`, as Crawlee passes requests
- * @param options - recipe (default `'scrapy'`, Scrapy 2.7+), `includeHeaders`, `keepFragments`
+ * @param options - recipe (default `'scrapy'`, Scrapy 2.7+), `includeHeaders`, `keepFragments`, `scrapyRequest`
  * @returns the fingerprint, e.g. `'cebe46deeab7ee5915824a38cf73ee6f7eb0aba5'` for `GET http://example.com/`
  * @throws {@link InvalidUrlError} for a URL Scrapy's `Request()` rejects (missing scheme, bad port, bad IPv6)
- * @throws {@link InvalidRequestError} for malformed input or an unknown recipe
+ * @throws {@link InvalidRequestError} for malformed input, an unknown recipe or `scrapyRequest`, or `'2.13+'` with
+ *   `'scrapy-2.6'`
  * @throws {@link EncodingError} for an unknown encoding
  */
 export function fingerprint(request: FingerprintRequest, options: FingerprintOptions = {}): string {

@@ -1,0 +1,11 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  // crawlee-worker.js is what the tests fork (one Crawlee worker per process); index.js is the harness.
+  entry: ['src/index.ts', 'src/crawlee-worker.ts'],
+  format: ['esm'],
+  dts: { entry: 'src/index.ts' },
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+});
