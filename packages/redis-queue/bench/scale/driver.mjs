@@ -7,7 +7,9 @@
 //   redisUrl, keyPrefix, name, queueOptions (extra openRedisRequestQueue options, e.g. { handledRequests: 'key' })
 //   phase: 'pending'  add up to each checkpoint; at each: memory, then a lock-and-handle window of `window` requests
 //          'handled'  add `n` requests that are already handled (handledAt set) and `pendingExtra` pending ones
-//   n, checkpoints, window, addWindow, concurrency, samples (MEMORY USAGE samples for the key breakdown)
+//          'probe'    add `probes` requests never seen on that queue; count those reported wasAlreadyHandled
+//   n, checkpoints, window, addWindow, concurrency, samples (MEMORY USAGE samples for the key breakdown),
+//   warmup (requests added and handled on a queue of their own before the measured queue opens; 0 = none)
 // Prints one JSON line on stdout: the result.
 import console from 'node:console';
 import { performance } from 'node:perf_hooks';
@@ -23,13 +25,12 @@ log.setLevel(log.LEVELS.WARNING);
 const config = new Configuration({ persistStorage: false, purgeOnStart: false });
 const ADD_BATCH = 1000;
 
-async function openQueue() {
-  if (cfg.backend === 'memory') {
-    const storageClient = new MemoryStorage({ persistStorage: false, writeMetadata: false });
-    return RequestQueue.open(cfg.name, { storageClient, config });
-  }
+const storageClient = cfg.backend === 'memory' ? new MemoryStorage({ persistStorage: false, writeMetadata: false }) : undefined;
+
+async function openQueue(name) {
+  if (storageClient) return RequestQueue.open(name, { storageClient, config });
   const { openRedisRequestQueue } = await import(cfg.impl);
-  return openRedisRequestQueue(cfg.name, { redis: cfg.redisUrl, keyPrefix: cfg.keyPrefix, lockSecs: 600, config, ...cfg.queueOptions });
+  return openRedisRequestQueue(name, { redis: cfg.redisUrl, keyPrefix: cfg.keyPrefix, lockSecs: 600, config, ...cfg.queueOptions });
 }
 
 const redis = cfg.backend === 'redis' ? new Redis(cfg.redisUrl) : undefined;
@@ -62,6 +63,7 @@ async function addRange(queue, from, to, extra) {
 /** `count` requests fetched (listAndLockHead under Crawlee's RequestQueue) and marked handled by `concurrency` loops,
  * as a crawler's task pool does. Returns seconds. */
 async function lockAndHandle(queue, count) {
+  if (count === 0) return 0;
   let left = count;
   const t0 = performance.now();
   let misses = 0;
@@ -83,7 +85,14 @@ async function lockAndHandle(queue, count) {
   return (performance.now() - t0) / 1000;
 }
 
-const queue = await openQueue();
+// Warm-up on a queue of its own (JIT, connection, Crawlee's caches), so the first checkpoint's rates are not a cold
+// start's; its memory is part of the baseline.
+if (cfg.warmup > 0) {
+  const warm = await openQueue(`${cfg.name}-warmup`);
+  await addRange(warm, 0, cfg.warmup);
+  await lockAndHandle(warm, cfg.warmup);
+}
+const queue = await openQueue(cfg.name);
 const base = await bytesNow();
 const out = { backend: cfg.backend, phase: cfg.phase, base, checkpoints: [] };
 
@@ -114,6 +123,20 @@ if (cfg.phase === 'pending') {
     out.checkpoints.push(point);
     console.error(`[${cfg.backend}${cfg.label ? ' ' + cfg.label : ''}] ${c}: add ${Math.round(point.addRate)}/s, lock+handle ${Math.round(point.lockAndHandleRate)}/s, ${point.perPending.toFixed(1)} B/pending`);
   }
+} else if (cfg.phase === 'probe') {
+  // Requests never added before, on the queue that holds `n` handled ones: each reported as already handled is a
+  // false positive of the handled store (0 in the exact modes; about the Bloom filter's rate in 'bits').
+  let falsePositives = 0;
+  const from = cfg.n + cfg.pendingExtra;
+  for (let i = from; i < from + cfg.probes; i += ADD_BATCH) {
+    const batch = [];
+    for (let j = i; j < Math.min(from + cfg.probes, i + ADD_BATCH); j++) batch.push(requestOf(j));
+    const { processedRequests } = await queue.addRequests(batch);
+    falsePositives += processedRequests.filter((r) => r.wasAlreadyHandled).length;
+  }
+  out.probes = cfg.probes;
+  out.falsePositives = falsePositives;
+  console.error(`[${cfg.backend}${cfg.label ? ' ' + cfg.label : ''}] ${falsePositives} of ${cfg.probes} new requests reported as handled`);
 } else {
   const addSecs = await addRange(queue, 0, cfg.n, { handledAt: new Date().toISOString() });
   const mem = await bytesNow();
@@ -127,7 +150,7 @@ if (cfg.phase === 'pending') {
 out.info = await queue.client.get();
 if (redis) {
   out.memoryInfo = await memoryInfo(redis);
-  out.keys = await keyBreakdown(redis, `${cfg.keyPrefix}:*`, cfg.samples);
+  out.keys = await keyBreakdown(redis, `*${cfg.keyPrefix}:rq:*`, cfg.samples);
   redis.disconnect();
 }
 out.rss = process.memoryUsage().rss;

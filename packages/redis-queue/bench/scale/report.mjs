@@ -52,18 +52,18 @@ export function markdown(rows, meta) {
     `lock-and-handle windows of ${int(meta.window)} requests with ${meta.concurrency} concurrent fetchNextRequest/markRequestHandled loops. ` +
     `Rates in requests/s; "add" is the last ${int(meta.addWindow)} adds before each size.`);
   lines.push('');
-  lines.push(`| layout | ${sizes.map((s) => `add @${sizeName(s)}`).join(' | ')} | ${sizes.map((s) => `lock+handle @${sizeName(s)}`).join(' | ')} | B/pending | B/handled | restart: first request | restart RSS |`);
-  lines.push(`|---|${sizes.map(() => '---:').join('|')}|${sizes.map(() => '---:').join('|')}|---:|---:|---:|---:|`);
+  lines.push(`| layout | ${sizes.map((s) => `add @${sizeName(s)}`).join(' | ')} | ${sizes.map((s) => `lock+handle @${sizeName(s)}`).join(' | ')} | B/pending | B/handled | false positives | restart: first request | restart RSS |`);
+  lines.push(`|---|${sizes.map(() => '---:').join('|')}|${sizes.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|`);
   for (const r of rows) {
     const at = (s) => r.pending?.checkpoints.find((c) => c.inQueue === s);
     const last = r.pending?.checkpoints.at(-1);
     const restart = r.restart ? `${int(r.restart.sinceOpenMs)} ms (${int(r.restart.sinceProcessStartMs)} ms from process start)` : '–';
     lines.push(
       `| ${r.label} | ${sizes.map((s) => int(at(s)?.addRate)).join(' | ')} | ${sizes.map((s) => int(at(s)?.lockAndHandleRate)).join(' | ')} | ` +
-        `${b(last?.perPending)} | ${b(r.handled?.perHandled)} | ${restart} | ${r.restart ? `${int(r.restart.rss / 2 ** 20)} MiB` : '–'} |`,
+        `${b(last?.perPending)} | ${b(r.handled?.perHandled)} | ${r.probe ? `${r.probe.falsePositives} / ${int(r.probe.probes)}` : '–'} | ${restart} | ${r.restart ? `${int(r.restart.rss / 2 ** 20)} MiB` : '–'} |`,
     );
   }
-  lines.push(`| crawlee-python Redis client, published ([#1406](${CRAWLEE_PYTHON.source}); dedup structure only, 10M URLs) | ${sizes.map(() => '–').join(' | ')} | ${sizes.map(() => '–').join(' | ')} | – | set ${b(CRAWLEE_PYTHON.setBytesPerUrl)} / Bloom ${b(CRAWLEE_PYTHON.bloomBytesPerUrl)} | – | – |`);
+  lines.push(`| crawlee-python Redis client, published ([#1406](${CRAWLEE_PYTHON.source}); dedup structure only, 10M URLs) | ${sizes.map(() => '–').join(' | ')} | ${sizes.map(() => '–').join(' | ')} | – | set ${b(CRAWLEE_PYTHON.setBytesPerUrl)} / Bloom ${b(CRAWLEE_PYTHON.bloomBytesPerUrl)} | Bloom at 1e-7 | – | – |`);
   lines.push('');
   lines.push('MemoryStorage rows count bytes of the Node heap (after a full GC), not Redis. B/handled comes from a separate queue of requests added already handled (handledAt set) plus a few pending.');
   lines.push('');

@@ -10,8 +10,11 @@
 //
 // Options: --size 5000000  --checkpoints 100000,1000000,<size>  --window 20000 (requests per lock-and-handle
 //          window)  --add-window 50000  --concurrency 50  --modes request,key,bits (handledRequests modes, when the
-//          package has them)  --no-anchor  --memory-storage-max 1000000 (0 = skip)  --restart-pending 10
-//          --samples 5 (MEMORY USAGE samples in the key breakdown)  --json  --write (README section)
+//          package has them)  --no-anchor  --anchor-size 1000000 (the 0.1 anchor's count when the package is newer:
+//          its costs are linear, and 5M of it would add ~6 min)  --memory-storage-max 1000000 (0 = skip)  --restart-pending 10
+//          --samples 5 (MEMORY USAGE samples in the key breakdown)  --warmup 20000 (requests each measuring process
+//          adds and handles on a queue of its own first)  --probes 100000 (never-seen requests added to the queue of
+//          handled ones: the measured false-positive rate of the handled store)  --json  --write (README section)
 import console from 'node:console';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -34,9 +37,12 @@ const { values: opts } = parseArgs({
     concurrency: { type: 'string', default: '50' },
     modes: { type: 'string', default: 'request,key,bits' },
     'no-anchor': { type: 'boolean', default: false },
+    'anchor-size': { type: 'string', default: '1000000' },
     'memory-storage-max': { type: 'string', default: '1000000' },
     'restart-pending': { type: 'string', default: '10' },
     samples: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '20000' },
+    probes: { type: 'string', default: '100000' },
     json: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
   },
@@ -51,6 +57,7 @@ const common = {
   addWindow: Number(opts['add-window']),
   concurrency: Number(opts.concurrency),
   samples: Number(opts.samples),
+  warmup: Number(opts.warmup),
 };
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const log = (message) => console.error(`[bench:scale ${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -66,7 +73,8 @@ if (currentIsAnchor) {
   }
   if (!opts['no-anchor']) {
     log(`building the 0.1 anchor from ${ANCHOR_COMMIT.slice(0, 12)}`);
-    layouts.push({ label: `0.1 layout (anchor, ${ANCHOR_COMMIT.slice(0, 7)})`, impl: buildAnchor(), queueOptions: {} });
+    const n = Math.min(size, Number(opts['anchor-size']));
+    layouts.push({ label: `0.1 layout (anchor, ${ANCHOR_COMMIT.slice(0, 7)}, ${n.toLocaleString('en-US')} requests)`, impl: buildAnchor(), queueOptions: {}, size: n });
   }
 }
 
@@ -93,21 +101,26 @@ const meta = {
 const t0 = Date.now();
 const rows = [];
 for (const layout of layouts) {
+  const n = layout.size ?? size;
+  const cps = [...new Set([...checkpoints.filter((c) => c <= n), n])].sort((a, b) => a - b);
   const row = { label: layout.label, backend: 'redis', queueOptions: layout.queueOptions };
   rows.push(row);
   const base = { ...common, backend: 'redis', impl: layout.impl, queueOptions: layout.queueOptions, label: layout.label };
-  log(`${layout.label}: ${size} pending`);
+  log(`${layout.label}: ${n} pending`);
   row.pending = await withServer(async (server) => {
     const probe = new Redis(server.url);
     meta.redisVersion = parseInfo(await probe.info('server')).redis_version;
     probe.disconnect();
-    return runChild('driver.mjs', { ...base, redisUrl: server.url, name: 'pending', phase: 'pending', checkpoints });
+    return runChild('driver.mjs', { ...base, redisUrl: server.url, name: 'pending', phase: 'pending', checkpoints: cps });
   });
-  log(`${layout.label}: ${size} handled + ${opts['restart-pending']} pending, then a worker restart`);
+  log(`${layout.label}: ${n} handled + ${opts['restart-pending']} pending, then a worker restart`);
   await withServer(async (server) => {
-    row.handled = await runChild('driver.mjs', { ...base, redisUrl: server.url, name: 'handled', phase: 'handled', n: size, pendingExtra: Number(opts['restart-pending']) });
+    row.handled = await runChild('driver.mjs', { ...base, redisUrl: server.url, name: 'handled', phase: 'handled', n, pendingExtra: Number(opts['restart-pending']) });
     row.restart = await runChild('restart.mjs', { ...base, redisUrl: server.url, name: 'handled', expectPending: Number(opts['restart-pending']) });
     log(`  restart: first request ${Math.round(row.restart.sinceOpenMs)} ms after open, RSS ${Math.round(row.restart.rss / 2 ** 20)} MiB`);
+    if (Number(opts.probes) > 0) {
+      row.probe = await runChild('driver.mjs', { ...base, warmup: 0, redisUrl: server.url, name: 'handled', phase: 'probe', n, pendingExtra: Number(opts['restart-pending']), probes: Number(opts.probes) });
+    }
   });
 }
 
