@@ -1,5 +1,7 @@
 // Runs driver.mjs / restart.mjs in child processes and returns the JSON line each prints.
 import { spawn } from 'node:child_process';
+import process from 'node:process';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { URL, fileURLToPath } from 'node:url';
 
 const file = (name) => fileURLToPath(new URL(name, import.meta.url));

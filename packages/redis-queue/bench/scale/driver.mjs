@@ -15,7 +15,7 @@ import console from 'node:console';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Configuration, MemoryStorage, Request, RequestQueue, log } from 'crawlee';
+import { Configuration, MemoryStorage, RequestQueue, log } from 'crawlee';
 import { Redis } from 'ioredis';
 import { keyBreakdown, memoryInfo, usedMemory } from './redis-memory.mjs';
 import { requestOf } from './workload.mjs';

@@ -7,6 +7,8 @@
 // handled and a few pending (time to first request, RSS). Side by side: the 0.1 layout (built from git, the anchor),
 // Crawlee's MemoryStorage up to --memory-storage-max, and crawlee-python's published figures as a cited row.
 // It is a benchmark, not a test: nothing here fails on a missed target; the table says which were missed.
+// Needs the built package (`npx turbo run build --filter=crawlee-redis-queue...`). Writes RESULTS.md here, every
+// measurement as JSON in .tmp/RESULTS.json.
 //
 // Options: --size 5000000  --checkpoints 100000,1000000,<size>  --window 20000 (requests per lock-and-handle
 //          window)  --add-window 50000  --concurrency 50  --modes request,key,bits (handledRequests modes, when the
@@ -16,7 +18,7 @@
 //          adds and handles on a queue of its own first)  --probes 100000 (never-seen requests added to the queue of
 //          handled ones: the measured false-positive rate of the handled store)  --json  --write (README section)
 import console from 'node:console';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
@@ -146,7 +148,8 @@ console.log(section);
 for (const r of rows) for (const t of targetsOf(r)) if (!t.met) log(`target missed: ${r.label}: ${t.name}: ${t.value}`);
 const json = JSON.stringify({ meta, rows }, null, 2);
 if (opts.json) console.log(json);
-writeFileSync(here('./RESULTS.json'), json);
+mkdirSync(here('./.tmp'), { recursive: true });
+writeFileSync(here('./.tmp/RESULTS.json'), json);
 writeSection(section, here('./RESULTS.md'));
 if (opts.write) writeSection(section, here('../../README.md'));
 log(`wrote ${here('./RESULTS.md')}${opts.write ? ' and the README section' : ''}`);

@@ -11,7 +11,8 @@ const DEFAULTS = { method: 'GET', noRetry: false, retryCount: 0 };
 const isEmpty = (v) => v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0);
 
 export function encodeV2(request) {
-  const { id, url, uniqueKey, userData, ...rest } = request;
+  // The id is the hash field or element prefix, never part of the record.
+  const { id: _id, url, uniqueKey, userData, ...rest } = request;
   const other = {};
   for (const [k, v] of Object.entries(rest)) {
     if (k in DEFAULTS ? DEFAULTS[k] === v : isEmpty(v)) continue;
