@@ -1,0 +1,159 @@
+// One measured queue, in a process of its own (fresh heap, the implementation chosen per run). Public API only:
+// Crawlee's RequestQueue over this package's openRedisRequestQueue, or over Crawlee's MemoryStorage.
+//
+// argv[2] is JSON:
+//   backend: 'redis' | 'memory'
+//   impl: module to import the Redis queue from (a package name or a file URL of a built dist/index.js)
+//   redisUrl, keyPrefix, name, queueOptions (extra openRedisRequestQueue options, e.g. { handledRequests: 'key' })
+//   phase: 'pending'  add up to each checkpoint; at each: memory, then a lock-and-handle window of `window` requests
+//          'handled'  add `n` requests that are already handled (handledAt set) and `pendingExtra` pending ones
+//          'probe'    add `probes` requests never seen on that queue; count those reported wasAlreadyHandled
+//   n, checkpoints, window, addWindow, concurrency, samples (MEMORY USAGE samples for the key breakdown),
+//   warmup (requests added and handled on a queue of their own before the measured queue opens; 0 = none)
+// Prints one JSON line on stdout: the result.
+import console from 'node:console';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Configuration, MemoryStorage, RequestQueue, log } from 'crawlee';
+import { Redis } from 'ioredis';
+import { keyBreakdown, memoryInfo, usedMemory } from './redis-memory.mjs';
+import { requestOf } from './workload.mjs';
+
+const cfg = JSON.parse(process.argv[2]);
+log.setLevel(log.LEVELS.WARNING);
+const config = new Configuration({ persistStorage: false, purgeOnStart: false });
+const ADD_BATCH = 1000;
+
+const storageClient = cfg.backend === 'memory' ? new MemoryStorage({ persistStorage: false, writeMetadata: false }) : undefined;
+
+async function openQueue(name) {
+  if (storageClient) return RequestQueue.open(name, { storageClient, config });
+  const { openRedisRequestQueue } = await import(cfg.impl);
+  return openRedisRequestQueue(name, { redis: cfg.redisUrl, keyPrefix: cfg.keyPrefix, lockSecs: 600, config, ...cfg.queueOptions });
+}
+
+const redis = cfg.backend === 'redis' ? new Redis(cfg.redisUrl) : undefined;
+
+/** Bytes the backend holds: Redis used_memory, or this process's heap after a full GC (MemoryStorage). */
+async function bytesNow() {
+  if (redis) return usedMemory(redis);
+  for (let i = 0; i < 3; i++) {
+    globalThis.gc?.();
+    await sleep(50);
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+/** Adds requests [from, to) through Crawlee's RequestQueue.addRequests, 1,000 per call; returns the seconds taken. */
+async function addRange(queue, from, to, extra) {
+  const t0 = performance.now();
+  for (let i = from; i < to; i += ADD_BATCH) {
+    const batch = [];
+    for (let j = i; j < Math.min(to, i + ADD_BATCH); j++) {
+      const request = requestOf(j);
+      if (extra) Object.assign(request, extra);
+      batch.push(request);
+    }
+    await queue.addRequests(batch);
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+/** `count` requests fetched (listAndLockHead under Crawlee's RequestQueue) and marked handled by `concurrency` loops,
+ * as a crawler's task pool does. Returns seconds. */
+async function lockAndHandle(queue, count) {
+  if (count === 0) return 0;
+  let left = count;
+  const t0 = performance.now();
+  let misses = 0;
+  const loop = async () => {
+    while (left > 0) {
+      left--;
+      const request = await queue.fetchNextRequest();
+      if (!request) {
+        // Crawlee's RequestQueue answers null while another call refills its local head; a crawler polls again.
+        left++;
+        if (++misses > 100_000) throw new Error('queue ran dry during a lock-and-handle window');
+        await sleep(1);
+        continue;
+      }
+      await queue.markRequestHandled(request);
+    }
+  };
+  await Promise.all(Array.from({ length: cfg.concurrency }, loop));
+  return (performance.now() - t0) / 1000;
+}
+
+// Warm-up on a queue of its own (JIT, connection, Crawlee's caches), so the first checkpoint's rates are not a cold
+// start's; its memory is part of the baseline.
+if (cfg.warmup > 0) {
+  const warm = await openQueue(`${cfg.name}-warmup`);
+  await addRange(warm, 0, cfg.warmup);
+  await lockAndHandle(warm, cfg.warmup);
+}
+const queue = await openQueue(cfg.name);
+const base = await bytesNow();
+const out = { backend: cfg.backend, phase: cfg.phase, base, checkpoints: [] };
+
+if (cfg.phase === 'pending') {
+  let added = 0;
+  let windowDelta = 0; // memory change of the lock-and-handle windows (pending -> handled conversions)
+  let handled = 0;
+  for (const c of cfg.checkpoints) {
+    const tail = Math.min(cfg.addWindow, c - added);
+    if (c - tail > added) await addRange(queue, added, c - tail);
+    const addSecs = await addRange(queue, c - tail, c);
+    added = c;
+    const mem = await bytesNow();
+    const handleSecs = await lockAndHandle(queue, cfg.window);
+    handled += cfg.window;
+    const memAfter = await bytesNow();
+    const perPending = (mem - base - windowDelta) / added;
+    windowDelta += memAfter - mem;
+    const point = {
+      inQueue: c,
+      addRate: tail / addSecs,
+      lockAndHandleRate: cfg.window / handleSecs,
+      bytes: mem - base,
+      perPending,
+      perHandledFromWindow: perPending + (memAfter - mem) / cfg.window,
+      handledSoFar: handled,
+    };
+    out.checkpoints.push(point);
+    console.error(`[${cfg.backend}${cfg.label ? ' ' + cfg.label : ''}] ${c}: add ${Math.round(point.addRate)}/s, lock+handle ${Math.round(point.lockAndHandleRate)}/s, ${point.perPending.toFixed(1)} B/pending`);
+  }
+} else if (cfg.phase === 'probe') {
+  // Requests never added before, on the queue that holds `n` handled ones: each reported as already handled is a
+  // false positive of the handled store (0 in the exact modes; about the Bloom filter's rate in 'bits').
+  let falsePositives = 0;
+  const from = cfg.n + cfg.pendingExtra;
+  for (let i = from; i < from + cfg.probes; i += ADD_BATCH) {
+    const batch = [];
+    for (let j = i; j < Math.min(from + cfg.probes, i + ADD_BATCH); j++) batch.push(requestOf(j));
+    const { processedRequests } = await queue.addRequests(batch);
+    falsePositives += processedRequests.filter((r) => r.wasAlreadyHandled).length;
+  }
+  out.probes = cfg.probes;
+  out.falsePositives = falsePositives;
+  console.error(`[${cfg.backend}${cfg.label ? ' ' + cfg.label : ''}] ${falsePositives} of ${cfg.probes} new requests reported as handled`);
+} else {
+  const addSecs = await addRange(queue, 0, cfg.n, { handledAt: new Date().toISOString() });
+  const mem = await bytesNow();
+  await addRange(queue, cfg.n, cfg.n + cfg.pendingExtra);
+  out.addHandledRate = cfg.n / addSecs;
+  out.bytes = mem - base;
+  out.perHandled = (mem - base) / cfg.n;
+  console.error(`[${cfg.backend}${cfg.label ? ' ' + cfg.label : ''}] ${cfg.n} handled: ${out.perHandled.toFixed(1)} B/handled`);
+}
+
+out.info = await queue.client.get();
+if (redis) {
+  out.memoryInfo = await memoryInfo(redis);
+  out.keys = await keyBreakdown(redis, `*${cfg.keyPrefix}:rq:*`, cfg.samples);
+  redis.disconnect();
+}
+out.rss = process.memoryUsage().rss;
+console.log(JSON.stringify(out));
+// Crawlee's RequestQueue keeps timers; the result is out, so leave without waiting for them.
+process.exit(0);

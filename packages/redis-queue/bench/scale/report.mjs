@@ -1,0 +1,96 @@
+// The scale benchmark's Markdown: rates at each queue size, bytes per pending and per handled request, the
+// restart, targets, and the seed workload projected from the measured per-request costs.
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+
+/** crawlee-python's Redis client, as published in apify/crawlee-python#1406 (dedup structure only, URLs of the
+ * form `https://crawlee.dev/{i}`, Bloom error rate 1e-7): 10M URLs as a set 662 MB, as a Bloom filter 42 MB. */
+export const CRAWLEE_PYTHON = {
+  source: 'https://github.com/apify/crawlee-python/pull/1406',
+  setBytesPerUrl: (662 * 1e6) / 10e6,
+  bloomBytesPerUrl: (42 * 1e6) / 10e6,
+};
+
+/** The seed crawl of the issue: 700M fingerprints seen, 40M queued; the Scrapy fleet needed 27 GB of Redis. */
+export const SEED = { handled: 700e6, pending: 40e6, scrapyGB: 27 };
+
+const int = (x) => (x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US'));
+const b = (x) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(1));
+const gb = (bytes) => (bytes / 1e9).toFixed(1);
+const sizeName = (n) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
+
+/** Targets of issue 12, judged on one row. */
+export function targetsOf(row) {
+  const cps = row.pending?.checkpoints ?? [];
+  if (row.backend !== 'redis' || cps.length < 2) return [];
+  const first = cps[0];
+  const last = cps[cps.length - 1];
+  const out = [
+    { name: `add rate at ${sizeName(last.inQueue)} within 1.2x of ${sizeName(first.inQueue)}`, met: first.addRate / last.addRate <= 1.2, value: `${(first.addRate / last.addRate).toFixed(2)}x` },
+    {
+      name: `lock-and-handle rate at ${sizeName(last.inQueue)} within 1.2x of ${sizeName(first.inQueue)}`,
+      met: first.lockAndHandleRate / last.lockAndHandleRate <= 1.2,
+      value: `${(first.lockAndHandleRate / last.lockAndHandleRate).toFixed(2)}x`,
+    },
+    {
+      name: 'memory linear in the count (bytes per pending within 15% across sizes)',
+      met: Math.max(...cps.map((c) => c.perPending)) / Math.min(...cps.map((c) => c.perPending)) <= 1.15,
+      value: cps.map((c) => b(c.perPending)).join(' / '),
+    },
+    { name: 'pending request at most 200 B', met: last.perPending <= 200, value: `${b(last.perPending)} B` },
+  ];
+  if (row.restart) out.push({ name: 'first request after restart under 1 s', met: row.restart.sinceOpenMs < 1000, value: `${int(row.restart.sinceOpenMs)} ms` });
+  return out;
+}
+
+/** The Markdown section. */
+export function markdown(rows, meta) {
+  const sizes = [...new Set(rows.flatMap((r) => (r.pending?.checkpoints ?? []).map((c) => c.inQueue)))].sort((x, y) => x - y);
+  const lines = [];
+  lines.push(`Scale benchmark, ${meta.date}: ${meta.machine}, Node ${meta.node}, Redis ${meta.redisVersion} (own server, default config), ` +
+    `Crawlee ${meta.crawlee}, load average at start ${meta.loadAverage}. ${int(meta.size)} requests of the issue's shape ` +
+    `(70-character URLs, \`userData: { label, depth }\`) added through Crawlee's RequestQueue, 1,000 per call; ` +
+    `lock-and-handle windows of ${int(meta.window)} requests with ${meta.concurrency} concurrent fetchNextRequest/markRequestHandled loops. ` +
+    `Rates in requests/s; "add" is the last ${int(meta.addWindow)} adds before each size.`);
+  lines.push('');
+  lines.push(`| layout | ${sizes.map((s) => `add @${sizeName(s)}`).join(' | ')} | ${sizes.map((s) => `lock+handle @${sizeName(s)}`).join(' | ')} | B/pending | B/handled | false positives | restart: first request | restart RSS |`);
+  lines.push(`|---|${sizes.map(() => '---:').join('|')}|${sizes.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|`);
+  for (const r of rows) {
+    const at = (s) => r.pending?.checkpoints.find((c) => c.inQueue === s);
+    const last = r.pending?.checkpoints.at(-1);
+    const restart = r.restart ? `${int(r.restart.sinceOpenMs)} ms (${int(r.restart.sinceProcessStartMs)} ms from process start)` : '–';
+    lines.push(
+      `| ${r.label} | ${sizes.map((s) => int(at(s)?.addRate)).join(' | ')} | ${sizes.map((s) => int(at(s)?.lockAndHandleRate)).join(' | ')} | ` +
+        `${b(last?.perPending)} | ${b(r.handled?.perHandled)} | ${r.probe ? `${r.probe.falsePositives} / ${int(r.probe.probes)}` : '–'} | ${restart} | ${r.restart ? `${int(r.restart.rss / 2 ** 20)} MiB` : '–'} |`,
+    );
+  }
+  lines.push(`| crawlee-python Redis client, published ([#1406](${CRAWLEE_PYTHON.source}); dedup structure only, 10M URLs) | ${sizes.map(() => '–').join(' | ')} | ${sizes.map(() => '–').join(' | ')} | – | set ${b(CRAWLEE_PYTHON.setBytesPerUrl)} / Bloom ${b(CRAWLEE_PYTHON.bloomBytesPerUrl)} | Bloom at 1e-7 | – | – |`);
+  lines.push('');
+  lines.push('MemoryStorage rows count bytes of the Node heap (after a full GC), not Redis. B/handled comes from a separate queue of requests added already handled (handledAt set) plus a few pending.');
+  lines.push('');
+  lines.push(`Seed workload (${SEED.handled / 1e6}M handled, ${SEED.pending / 1e6}M pending) from the measured per-request costs, against the ${SEED.scrapyGB} GB the Scrapy crawl needed:`);
+  lines.push('');
+  lines.push('| layout | pending | handled | total |');
+  lines.push('|---|---:|---:|---:|');
+  for (const r of rows.filter((x) => x.backend === 'redis')) {
+    const p = (r.pending?.checkpoints.at(-1)?.perPending ?? NaN) * SEED.pending;
+    const h = (r.handled?.perHandled ?? NaN) * SEED.handled;
+    lines.push(`| ${r.label} | ${gb(p)} GB | ${gb(h)} GB | ${gb(p + h)} GB |`);
+  }
+  lines.push('');
+  const misses = rows.flatMap((r) => targetsOf(r).map((t) => ({ ...t, label: r.label }))).filter((t) => !t.met);
+  lines.push(misses.length === 0 ? 'Every target met.' : `Targets missed: ${misses.map((t) => `${t.label}: ${t.name} (${t.value})`).join('; ')}.`);
+  return lines.join('\n');
+}
+
+/** Writes `section` between `<!-- bench-scale:start -->` and `<!-- bench-scale:end -->` of `file` (appended when the
+ * markers are missing). */
+export function writeSection(section, file) {
+  const start = '<!-- bench-scale:start -->';
+  const end = '<!-- bench-scale:end -->';
+  const block = `${start}\n${section}\n${end}`;
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  writeFileSync(file, i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : `${text}${text && !text.endsWith('\n') ? '\n' : ''}${block}\n`);
+  return file;
+}
