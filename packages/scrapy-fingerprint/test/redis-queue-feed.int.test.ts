@@ -48,7 +48,7 @@ describe.skipIf(!built)('withScrapyFingerprint on a crawlee-redis-queue with a s
       const { RequestQueue: Rq } = await import('crawlee');
       const storageClient = new rq.RedisStorageClient({ redis, keyPrefix, startUrls: true });
       cleanups.push(() => storageClient.close());
-      queue = (await Rq.open(name, { storageClient: storageClient as never })) as Queue;
+      queue = await Rq.open(name, { storageClient: storageClient as never });
     } else {
       queue = await rq.openRedisRequestQueue(name, { redis, keyPrefix, startUrlsKey: true });
     }

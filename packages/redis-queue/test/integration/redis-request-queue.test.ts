@@ -33,7 +33,7 @@ describe('openRedisRequestQueue returns a typed RedisRequestQueue', () => {
     expectTypeOf(openRedisRequestQueue).returns.resolves.toEqualTypeOf<RedisRequestQueue>();
     expectTypeOf(queue).toMatchTypeOf<RequestQueue>();
     expectTypeOf(queue.client).toEqualTypeOf<RedisRequestQueueClient>();
-    expectTypeOf(queue.releaseLocks).returns.resolves.toEqualTypeOf<number>();
+    expectTypeOf<ReturnType<RedisRequestQueue['releaseLocks']>>().toEqualTypeOf<Promise<number>>();
     expect(queue).toBeInstanceOf(RequestQueue);
     expect(queue.client).toBeInstanceOf(RedisRequestQueueClient);
     await queue.addRequests(['https://t.example/1', 'https://t.example/2']);
@@ -59,7 +59,7 @@ describe('uniqueKey seam (Symbol.for crawlee-distributed/unique-key-sink@1)', ()
       ['mine', false],
     ]);
     async function* more() {
-      yield 'https://t.example/B?y';
+      yield await Promise.resolve('https://t.example/B?y');
     }
     expect((await queue.addRequests(more())).processedRequests[0]).toMatchObject({ uniqueKey: 'path:/b', wasAlreadyPresent: true });
     const client = queue.client;
