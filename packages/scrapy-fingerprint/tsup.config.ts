@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ["src/index.ts","src/cli.ts"],
+  entry: ["src/index.ts", "src/internal.ts", "src/cli.ts"],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -1,24 +1,25 @@
+/**
+ * crawlee-bloom-dedup: dedup stores for Crawlee (in-memory Bloom, Redis Bloom, Redis set) and `withDedup`, which
+ * filters a queue's adds through one. Only what users call is exported here; internals for tests and sibling
+ * packages are behind `crawlee-bloom-dedup/internal` (no compatibility promise).
+ * @packageDocumentation
+ */
 export type { DedupStats, DedupStore } from './dedup-store.js';
-export { MemoryBloomDedupStore, MAX_MEMORY_BITS, DEFAULT_MAX_MEMORY_FILTER_BYTES, type MemoryBloomDedupStoreOptions } from './memory/memory-bloom-dedup-store.js';
+export { MemoryBloomDedupStore, DEFAULT_MAX_MEMORY_FILTER_BYTES, type MemoryBloomDedupStoreOptions } from './memory/memory-bloom-dedup-store.js';
 export { FingerprintHashing } from './memory/fingerprint-hashing.js';
 export { FingerprintBloomFilter } from './memory/fingerprint-bloom-filter.js';
 export { DEFAULT_SNAPSHOT_KEY, type SnapshotTarget } from './memory/snapshot.js';
 export { RedisBloomDedupStore, type RedisBloomDedupStoreOptions } from './redis/redis-bloom-dedup-store.js';
 export { RedisSetDedupStore, type RedisSetDedupStoreOptions } from './redis/redis-set-dedup-store.js';
-export { DEFAULT_CONNECT_TIMEOUT_SECS, type RedisConnection } from './redis/connection.js';
-export { bloomKeys, type BloomKeys } from './redis/bloom-keys.js';
-export { hashSlot, hashTagOf } from './redis/hash-slot.js';
+export type { RedisConnection } from './redis/connection.js';
 export {
   bloomParameters,
   estimatedFalsePositiveRate,
   expectedFillRatio,
-  MAX_REDIS_BLOCK_BITS,
   DEFAULT_MAX_FILTER_BYTES,
-  MAX_BLOCKS,
   type BloomParameters,
   type BloomSizing,
 } from './bloom/parameters.js';
-export { INDEX_SCHEME, bitOffsets, bitPosition, digestBytes, digestHex, isSha1Hex } from './bloom/bit-indexes.js';
 export {
   withDedup,
   reportDedupTo,
@@ -27,17 +28,7 @@ export {
   type DedupRequest,
   type WithDedupOptions,
 } from './queue/with-dedup.js';
-export { DEDUP_FILTERED_STAT, linkDedupStatistics } from './queue/dedup-statistics.js';
-export {
-  ENQUEUE_FILTER_SINK,
-  ENQUEUE_FILTER_SOURCE,
-  UNIQUE_KEY_TRANSFORM,
-  type EnqueueFilterOp,
-  type EnqueueFilterPlan,
-  type EnqueueFilterRequest,
-  type EnqueueFilterSink,
-  type EnqueueFilterSource,
-} from './enqueue-filter.js';
+export { DEDUP_FILTERED_STAT } from './queue/dedup-statistics.js';
 export * from './errors/index.js';
 export { ForgetUnsupportedError } from './errors/forget-unsupported-error.js';
 export type { FilterTooLargeDetail } from './errors/filter-too-large-error.js';

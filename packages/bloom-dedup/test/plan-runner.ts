@@ -1,5 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
-import type { EnqueueFilterPlan } from '../src/index.js';
+import type { EnqueueFilterPlan } from '../src/internal.js';
 
 /**
  * Test-only stand-in for the filter part of crawlee-redis-queue's add script, applying a plan exactly as

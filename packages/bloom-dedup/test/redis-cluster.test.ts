@@ -1,7 +1,8 @@
 import { startRedisCluster, type RedisClusterHandle } from '@crawlee-distributed/test-utils';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSlot, RedisBloomDedupStore, RedisSetDedupStore } from '../src/index.js';
+import { RedisBloomDedupStore, RedisSetDedupStore } from '../src/index.js';
+import { hashSlot } from '../src/internal.js';
 import { chunks, fp, fps } from './helpers.js';
 
 describe('Redis stores on a local 3-master cluster', () => {

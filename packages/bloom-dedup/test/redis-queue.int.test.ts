@@ -21,7 +21,7 @@ const distPath = fileURLToPath(new URL('../../redis-queue/dist/index.js', import
 const built = existsSync(distPath);
 if (!built) console.warn(`SKIPPED test/redis-queue.int.test.ts: crawlee-redis-queue is not built (${distPath} is missing)`);
 
-type OpenQueue = (name: string, options: { redis: Redis | Cluster; keyPrefix: string }) => Promise<RequestQueue>;
+type OpenQueue = (name: string, options: { redis: Redis | Cluster; keyPrefix: string; startUrlsKey?: string }) => Promise<RequestQueue>;
 const loadQueue = async (): Promise<OpenQueue> =>
   ((await import(/* @vite-ignore */ distPath)) as { openRedisRequestQueue: OpenQueue }).openRedisRequestQueue;
 
@@ -115,6 +115,27 @@ describe.skipIf(!built)('withDedup on crawlee-redis-queue: check and enqueue in 
     expect(await redis.bitcount(store.keys.blocks[0]!)).toBe(bits);
     expect(await store.has(['https://db.example/new'])).toEqual([false]);
     expect((await store.stats()).itemsAdded).toBe(1);
+  });
+
+  it('start-URL feed items go through the same filter as added requests: one page enqueued once, in either order', async () => {
+    const feedKey = `${prefix}:feed:start_urls`;
+    const queue = await openRedisRequestQueue('feed', { redis, keyPrefix: prefix, startUrlsKey: feedKey });
+    const store = new RedisSetDedupStore({ redis, key: `${prefix}:feed:dupefilter` });
+    withDedup(queue, { store, key: pathKey });
+    expect(stateOf(queue).mode).toBe('atomic');
+    const drain = () => (queue.client as unknown as { listAndLockHead(o: object): Promise<unknown> }).listAndLockHead({ limit: 25, lockSecs: 60 });
+    // Added by a worker first, then fed under another uniqueKey with the same dedup key: the feed item is filtered.
+    await queue.addRequests(['https://f.example/a?x=1']);
+    await redis.rpush(feedKey, 'https://f.example/a?x=2', 'https://f.example/b?x=1');
+    await drain(); // locks the added request; the feed is drained only when nothing is available
+    await drain();
+    expect(await redis.llen(feedKey)).toBe(0);
+    // Fed first: the feed item's dedup key is recorded in the same script, so the worker's variant is filtered.
+    const later = await queue.addRequests(['https://f.example/b?x=2']);
+    expect(later.processedRequests[0]!.wasAlreadyPresent).toBe(true);
+    expect((await redis.smembers(`${prefix}:feed:dupefilter`)).sort()).toEqual(['https://f.example/a', 'https://f.example/b']);
+    expect((await queue.client.get())?.totalRequestCount).toBe(2);
+    expect(stateOf(queue).filtered).toBe(2);
   });
 
   for (const n of [8, 50]) {

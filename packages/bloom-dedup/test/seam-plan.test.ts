@@ -1,18 +1,8 @@
 import { Configuration, MemoryStorage, RequestQueue, Statistics } from 'crawlee';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  DEDUP_STATE,
-  ENQUEUE_FILTER_SINK,
-  ENQUEUE_FILTER_SOURCE,
-  hashSlot,
-  RedisBloomDedupStore,
-  RedisSetDedupStore,
-  withDedup,
-  type DedupQueueState,
-  type EnqueueFilterSink,
-  type EnqueueFilterSource,
-} from '../src/index.js';
+import { DEDUP_STATE, RedisBloomDedupStore, RedisSetDedupStore, withDedup, type DedupQueueState } from '../src/index.js';
+import { ENQUEUE_FILTER_SINK, ENQUEUE_FILTER_SOURCE, hashSlot, type EnqueueFilterSink, type EnqueueFilterSource } from '../src/internal.js';
 import { connect, deleteKeys, fp, fps, redisUrl, testKey } from './helpers.js';
 import { runPlan } from './plan-runner.js';
 

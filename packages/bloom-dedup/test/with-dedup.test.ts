@@ -1,15 +1,8 @@
 import { Configuration, MemoryStorage, Request, RequestQueue, Statistics } from 'crawlee';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEDUP_FILTERED_STAT,
-  InvalidDedupOptionsError,
-  MemoryBloomDedupStore,
-  RedisBloomDedupStore,
-  reportDedupTo,
-  UNIQUE_KEY_TRANSFORM,
-  withDedup,
-} from '../src/index.js';
+import { DEDUP_FILTERED_STAT, InvalidDedupOptionsError, MemoryBloomDedupStore, RedisBloomDedupStore, reportDedupTo, withDedup } from '../src/index.js';
+import { UNIQUE_KEY_TRANSFORM } from '../src/internal.js';
 import { connect, deleteKeys, testKey } from './helpers.js';
 
 const openQueue = async () => {

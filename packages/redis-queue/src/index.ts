@@ -1,17 +1,18 @@
 /**
  * crawlee-redis-queue: a Redis request queue for Crawlee that many processes share, with owned locks that come back
  * when a worker dies, atomic dedup by uniqueKey, dead letters, a scrapy-redis start-URL feed, and Redis Cluster
- * support.
+ * support. Only what users call is exported here; internals for tests and sibling packages are behind
+ * `crawlee-redis-queue/internal` (no compatibility promise).
  * @packageDocumentation
  */
 export { openRedisRequestQueue, type OpenRedisRequestQueueOptions } from './open-redis-request-queue.js';
+export { RedisRequestQueue } from './storage/redis-request-queue.js';
 export {
   RedisStorageClient,
   type RedisStorageClientOptions,
   type StartUrlFeedOptions,
 } from './storage/redis-storage-client.js';
-export { RedisRequestQueueCollectionClient } from './storage/request-queue-collection-client.js';
-export { RedisRequestQueueClient } from './queue/redis-request-queue-client.js';
+export { RedisRequestQueueClient } from './storage/redis-request-queue-client.js';
 export {
   RedisQueueAdmin,
   type DeadLetter,
@@ -19,19 +20,21 @@ export {
   type RedisQueueStats,
   type RequeueDeadLettersOptions,
 } from './admin/redis-queue-admin.js';
-export { requestIdOf } from './queue/request-codec.js';
-export { parseStartUrlItem, type ParsedFeedItem } from './feed/parse-start-url.js';
-export { queueKeys, queueIndexKey, defaultStartUrlsKey, type QueueKeys } from './redis/keys.js';
-export { clusterSlot, hashTagOf } from './redis/cluster-slot.js';
+export { defaultStartUrlsKey, type QueueKeys } from './redis/keys.js';
 export type { RedisConnection, RedisConnectionOption } from './redis/connection.js';
+export type { AttachEnqueueFilterOptions, EnqueueFilterSource } from './enqueue-filter.js';
+export type { UniqueKeyTransform } from './queue/unique-key-seam.js';
+// Listed one by one (not `export *` of errors/index.ts): mapScriptError is internal.
 export {
-  ENQUEUE_FILTER_SINK,
-  ENQUEUE_FILTER_SOURCE,
-  type AttachEnqueueFilterOptions,
-  type EnqueueFilterOp,
-  type EnqueueFilterPlan,
-  type EnqueueFilterSink,
-  type EnqueueFilterSource,
-} from './enqueue-filter.js';
-export * from './errors/index.js';
+  RedisQueueError,
+  InvalidRequestError,
+  InvalidOptionsError,
+  RequestNotFoundError,
+  RequestAlreadyHandledError,
+  LockLostError,
+  UnsupportedOperationError,
+  EnqueueFilterIncompatibleError,
+  RedisUnreachableError,
+  RedisScriptError,
+} from './errors/index.js';
 export { PACKAGE_VERSION } from './version.js';

@@ -1,7 +1,8 @@
-import { RequestQueue, log } from 'crawlee';
+import { log } from 'crawlee';
 import type { Configuration } from 'crawlee';
 import { InvalidOptionsError } from './errors/invalid-options-error.js';
 import { lockMsOf } from './queue/lock-secs.js';
+import { RedisRequestQueue } from './storage/redis-request-queue.js';
 import { RedisStorageClient, type RedisStorageClientOptions, type StartUrlFeedOptions } from './storage/redis-storage-client.js';
 
 /** Options of {@link openRedisRequestQueue}. */
@@ -33,7 +34,8 @@ export interface OpenRedisRequestQueueOptions extends Omit<RedisStorageClientOpt
  *
  * @param name - queue name (not `'default'`: Crawlee drops a queue of that name on a second `crawler.run()`)
  * @param options - connection, lock time, feed
- * @returns the queue; `queue.client` is this package's request queue client
+ * @returns the queue: Crawlee's `RequestQueue` with `client` typed as {@link RedisRequestQueueClient} and
+ *   {@link RedisRequestQueue.releaseLocks}
  * @throws {@link InvalidOptionsError} for an empty name, `'default'`, or bad options
  * @throws {@link RedisUnreachableError} when a connection created from a URL does not connect within
  *   `connectTimeoutSecs` (default 10 s); the connection is closed
@@ -44,7 +46,7 @@ export interface OpenRedisRequestQueueOptions extends Omit<RedisStorageClientOpt
  * const crawler = new CheerioCrawler({ requestQueue, requestHandlerTimeoutSecs: 60, async requestHandler() {} });
  * ```
  */
-export async function openRedisRequestQueue(name: string, options: OpenRedisRequestQueueOptions = {}): Promise<RequestQueue> {
+export async function openRedisRequestQueue(name: string, options: OpenRedisRequestQueueOptions = {}): Promise<RedisRequestQueue> {
   if (typeof name !== 'string' || name.length === 0) throw new InvalidOptionsError('openRedisRequestQueue needs a queue name');
   if (name === 'default') {
     throw new InvalidOptionsError("a shared Redis queue cannot be named 'default': Crawlee drops that queue on a second crawler.run(); pick a crawl name");
@@ -69,7 +71,7 @@ export async function openRedisRequestQueue(name: string, options: OpenRedisRequ
       if (!given) await storageClient.close();
       throw error;
     });
-  const queue = new RequestQueue({ id: info.id, name: info.name, client: storageClient }, config);
+  const queue = new RedisRequestQueue({ id: info.id, name: info.name, client: storageClient }, config);
   // What RequestQueue.open() sets after opening (private fields in the typings).
   Object.assign(queue, { initialCount: info.totalRequestCount, initialHandledCount: info.handledRequestCount });
   queue.requestLockSecs = requestLockSecs;

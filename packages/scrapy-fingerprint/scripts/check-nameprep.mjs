@@ -3,7 +3,7 @@
 // Usage: npm run build && node scripts/check-nameprep.mjs   (needs python3)
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { nameprep } from '../dist/index.js';
+import { nameprep } from '../dist/internal.js';
 
 const py = spawnSync('python3', [fileURLToPath(new URL('./check-nameprep.py', import.meta.url))], { maxBuffer: 1 << 30, encoding: 'utf8' });
 if (py.status !== 0) throw new Error(py.stderr);

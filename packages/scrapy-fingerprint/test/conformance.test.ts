@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ConformanceInput, runConformanceCase } from '../src/index.js';
+import { type ConformanceInput, runConformanceCase } from '../src/internal.js';
 import { locateVectors, readJsonl } from './vectors.js';
 
 // The vectors are computed by the real Scrapy 2.18 / w3lib 2.4.1 / scrapy-redis 0.9.1 and read at run time, so a

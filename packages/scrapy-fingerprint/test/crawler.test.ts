@@ -5,13 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CheerioCrawler, Configuration, log, RequestQueue } from 'crawlee';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  fingerprint,
-  fingerprintTransform,
-  scrapyUniqueKey,
-  UNIQUE_KEY_TRANSFORM,
-  withScrapyFingerprint,
-} from '../src/index.js';
+import { fingerprint, fingerprintTransform, scrapyUniqueKey, withScrapyFingerprint } from '../src/index.js';
+import { UNIQUE_KEY_TRANSFORM } from '../src/internal.js';
 import { PACKAGE_DIR } from './built-dist.js';
 
 // A real CheerioCrawler against a local HTTP server, on an in-memory queue: every add path goes through the hooks.

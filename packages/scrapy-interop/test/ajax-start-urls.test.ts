@@ -11,12 +11,9 @@ afterEach(() => harness.stopProcesses());
 afterAll(() => harness.stop());
 
 describe('#! start URLs already seen by Scrapy 2.8', () => {
-  // BUG (crawlee-scrapy-fingerprint, src/crawlee/unique-key.ts computeKey): the Crawlee hooks (withScrapyFingerprint,
-  // scrapyUniqueKey, fingerprintTransform) pass only recipe, includeHeaders and keepFragments on to fingerprint(),
-  // so scrapyRequest: '<=2.12' is dropped and a #! URL gets the Scrapy 2.13+ key (fragment dropped, no
-  // _escaped_fragment_). Crawlee then re-fetches every #! start URL Scrapy has seen. Links are not affected here
-  // because the harness's worker rewrites them to the ?_escaped_fragment_= URL before they are fingerprinted.
-  it.fails('Crawlee fetches none of them', async () => {
+  // Links are rewritten to the ?_escaped_fragment_= URL by the harness's worker before they are fingerprinted; start
+  // URLs go through withScrapyFingerprint's scrapyRequest option (computeKey passes it on to fingerprint()).
+  it('Crawlee fetches none of them', async () => {
     const site = await startSiteServer(new SiteModel({ pagesPerSection: 10 }), {
       accessLogFile: `${harness.logDir}/access-d.jsonl`,
     });

@@ -1,9 +1,9 @@
 import type { RedisOptions } from 'ioredis';
-import { mapScriptError } from '../errors/map-script-error.js';
 import { encodeRequest, requestIdOf } from '../queue/request-codec.js';
 import { ConnectionHandle, type RedisConnection, type RedisConnectionOption } from '../redis/connection.js';
 import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
-import { runScript, type ScriptArg, type ScriptName } from '../redis/scripts.js';
+import { QueueScripts } from '../queue/queue-scripts.js';
+import { REQUEUED } from '../queue/reply-codes.js';
 
 /** Options of {@link RedisQueueAdmin}. */
 export interface RedisQueueAdminOptions {
@@ -80,6 +80,7 @@ export class RedisQueueAdmin {
   private readonly name: string;
   private readonly keyPrefix: string;
   private readonly startUrlsKey: string;
+  private readonly scripts: QueueScripts;
 
   /**
    * @param options - connection, key prefix, queue name
@@ -92,31 +93,24 @@ export class RedisQueueAdmin {
     this.startUrlsKey = options.startUrlsKey ?? defaultStartUrlsKey(options.name);
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
     this.redis = this.connection.redis;
-  }
-
-  private async script(name: ScriptName, args: ScriptArg[]): Promise<unknown> {
-    try {
-      return await this.connection.run(() => runScript(this.redis, name, this.keys.all, args));
-    } catch (error) {
-      throw mapScriptError(error, `request queue "${this.name}" ${name}`);
-    }
+    this.scripts = new QueueScripts(this.connection, this.keys, options.name);
   }
 
   /** @returns the queue's counters, read in one atomic step */
   async stats(): Promise<RedisQueueStats> {
-    const [, total, pending, handled, locked, deadLetters] = ((await this.script('queueStats', ['0'])) as unknown[]).map(Number);
+    const [, total, pending, handled, locked, deadLetters] = ((await this.scripts.run('queueStats', ['0'])) as unknown[]).map(Number);
     return { total: total!, pending: pending!, locked: locked!, handled: handled!, deadLetters: deadLetters! };
   }
 
   /** Removes every request, lock and dead letter and resets the counters; the queue itself stays.
    * @returns the number of requests removed */
   async purge(): Promise<number> {
-    return Number(await this.script('purgeQueue', ['0', '0']));
+    return Number(await this.scripts.run('purgeQueue', ['0', '0']));
   }
 
   /** Deletes the queue entirely (requests, dead letters, metadata). The start-URL feed list is left alone. */
   async drop(): Promise<void> {
-    await this.script('purgeQueue', ['0', '1']);
+    await this.scripts.run('purgeQueue', ['0', '1']);
     await this.connection.run(() => this.redis.srem(queueIndexKey(this.keyPrefix), this.name));
   }
 
@@ -182,8 +176,8 @@ export class RedisQueueAdmin {
         continue;
       }
       if (id.startsWith('feed-')) id = requestIdOf(id);
-      const code = Number(await this.script('requeueDeadLetter', [letter.id, id, bytes, '0']));
-      if (code === 1) requeued++;
+      const code = Number(await this.scripts.run('requeueDeadLetter', [letter.id, id, bytes, '0']));
+      if (code === REQUEUED) requeued++;
       else skipped++;
     }
     return { requeued, skipped };

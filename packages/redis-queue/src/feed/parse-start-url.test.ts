@@ -6,7 +6,7 @@ const parse = (raw: string | Buffer, alwaysEnqueue = false) =>
 const request = (raw: string | Buffer) => {
   const item = parse(raw);
   if (item.kind !== 'r') throw new Error(`expected a request, got: ${item.reason}`);
-  return JSON.parse(item.json) as Record<string, unknown>;
+  return JSON.parse(item.request.json) as Record<string, unknown>;
 };
 
 describe('parseStartUrlItem (scrapy-redis start_urls format)', () => {
@@ -54,9 +54,9 @@ describe('parseStartUrlItem (scrapy-redis start_urls format)', () => {
   it('the same URL gives the same request id, unless alwaysEnqueue is on', () => {
     const a = parse('https://example.com/a');
     const b = parse('https://example.com/a');
-    expect(a.kind === 'r' && b.kind === 'r' && a.id === b.id).toBe(true);
+    expect(a.kind === 'r' && b.kind === 'r' && a.request.id === b.request.id).toBe(true);
     const c = parse('https://example.com/a', true);
     const d = parse('https://example.com/a', true);
-    expect(c.kind === 'r' && d.kind === 'r' && c.id !== d.id).toBe(true);
+    expect(c.kind === 'r' && d.kind === 'r' && c.request.id !== d.request.id).toBe(true);
   });
 });

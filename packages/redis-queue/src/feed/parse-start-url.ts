@@ -1,9 +1,10 @@
 import { Request } from 'crawlee';
 import { randomUUID } from 'node:crypto';
-import { encodeRequest } from '../queue/request-codec.js';
+import { encodeRequest, type EncodedRequest } from '../queue/request-codec.js';
+import type { UniqueKeyTransform } from '../queue/unique-key-seam.js';
 
 /** A feed item turned into a request, or the reason it cannot be one. */
-export type ParsedFeedItem = { kind: 'r'; id: string; json: string } | { kind: 'd'; reason: string };
+export type ParsedFeedItem = { kind: 'r'; request: EncodedRequest } | { kind: 'd'; reason: string };
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'TRACE', 'OPTIONS', 'CONNECT', 'PATCH']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -62,9 +63,12 @@ function fromObject(item: Record<string, unknown>): Record<string, unknown> | st
  * @param raw - the item's bytes
  * @param alwaysEnqueue - give the request a unique uniqueKey so it is never deduplicated (scrapy-redis' feed
  *   requests are `dont_filter=True`)
- * @returns the request id and JSON, or the reason for the dead letters
+ * @param uniqueKeyTransform - the queue's registered uniqueKey transform (e.g. the Scrapy fingerprint), applied to
+ *   an item without an explicit uniqueKey, exactly as to requests added through the API; without one, Crawlee's
+ *   own uniqueKey
+ * @returns the encoded request, or the reason for the dead letters
  */
-export function parseStartUrlItem(raw: Buffer, alwaysEnqueue: boolean): ParsedFeedItem {
+export function parseStartUrlItem(raw: Buffer, alwaysEnqueue: boolean, uniqueKeyTransform?: UniqueKeyTransform): ParsedFeedItem {
   let text: string;
   try {
     text = utf8.decode(raw);
@@ -92,10 +96,10 @@ export function parseStartUrlItem(raw: Buffer, alwaysEnqueue: boolean): ParsedFe
   }
   if (typeof options === 'string') return { kind: 'd', reason: options };
   try {
-    const request = new Request(options as unknown as ConstructorParameters<typeof Request>[0]);
+    const keyed = uniqueKeyTransform && options.uniqueKey === undefined ? uniqueKeyTransform({ ...options }) : options;
+    const request = new Request(keyed as unknown as ConstructorParameters<typeof Request>[0]);
     if (alwaysEnqueue && options.uniqueKey === undefined) request.uniqueKey = `${request.uniqueKey}#feed:${randomUUID()}`;
-    const encoded = encodeRequest(request);
-    return { kind: 'r', id: encoded.id, json: encoded.json };
+    return { kind: 'r', request: encodeRequest(request) };
   } catch (error) {
     return { kind: 'd', reason: `not a valid request: ${(error as Error).message}` };
   }

@@ -1,8 +1,15 @@
 --[[
-  Adds a batch of requests to a request queue, deduplicated by request id (Crawlee's getRequestId(uniqueKey)),
-  optionally through an enqueue filter plan (docs/enqueue-filter-seam.md), all in one atomic step.
+  The one add path of a request queue: adds a batch of requests, deduplicated by request id (Crawlee's
+  getRequestId(uniqueKey)), optionally through an enqueue filter plan (docs/enqueue-filter-seam.md), all in one atomic
+  step. Every way a request enters the queue runs this script: addRequest / batchAddRequests, and the start-URL feed
+  (scrapy-redis `<name>:start_urls`), whose items get the same filter ops as any other request.
 
-  KEYS[1] meta      HASH  queue metadata and counters (total, pending, handled, seq, ...)
+  Feed step (optional, ARGV[4] ~= '0'): the entries are items read from the left of a feed list. In check mode ('1')
+  the script first verifies that the feed still starts with exactly these raw items and trims them in the same step,
+  so no item is lost or taken twice; in popped mode ('2') the caller already popped them (feed on another Cluster
+  slot). Feed items that could not be parsed become dead letters with the reason.
+
+  KEYS[1] meta      HASH  queue metadata and counters (total, pending, handled, seq, deadSeq, ...)
   KEYS[2] data      HASH  request id -> request JSON
   KEYS[3] pending   ZSET  request id -> queue order, every unhandled request (available or locked)
   KEYS[4] avail     ZSET  request id -> queue order, unhandled and unlocked
@@ -10,20 +17,39 @@
   KEYS[6] owner     HASH  request id -> clientKey of the lock owner
   KEYS[7] dead      HASH  dead-letter id -> raw bytes
   KEYS[8] deadinfo  HASH  dead-letter id -> JSON {reason, source, at}
-  KEYS[9..] keys of the enqueue filter plan (plan.keys[i] is KEYS[9 + i])
+  KEYS[9..] keys of the enqueue filter plan (plan.keys[i] is KEYS[9 + i]); in check mode the feed list comes last,
+            after the plan keys
 
   ARGV[1] forefront: '1' puts new requests at the head (newest forefront first), '0' at the tail
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
-  ARGV[3] enqueue filter plan as JSON, '' when no filter is attached
-  ARGV[4..] triples: request id, request JSON, handled ('1' when the request arrives already handled)
+  ARGV[3] enqueue filter plan as JSON, '' when no filter is attached (ops[i] belongs to the i-th request entry)
+  ARGV[4] feed step: '0' none, '1' check and trim the feed list, '2' items already popped
+  ARGV[5..] without a feed step, triples: request id, request JSON, handled ('1' when it arrives already handled);
+            with a feed step, quadruples: raw item bytes, kind ('r' request | 'd' dead letter), request id (or ''),
+            request JSON (for 'r') or reason (for 'd')
 
-  Returns one code per request: 0 added, 1 already present, 2 already present and handled, 3 rejected by the filter.
+  Returns -1 when the feed head changed (nothing done; the caller retries), else one code per entry:
+  0 added, 1 already present, 2 already present and handled, 3 rejected by the filter, 4 dead-lettered (feed).
 ]]
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[2])
 local forefront = ARGV[1] == '1'
 local plan = nil
 if ARGV[3] ~= '' then plan = cjson.decode(ARGV[3]) end
+local feedStep = ARGV[4]
+local width = 3
+if feedStep ~= '0' then width = 4 end
+local n = (#ARGV - 4) / width
+
+if feedStep == '1' then
+  local feedKey = KEYS[#KEYS]
+  local head = redis.call('LRANGE', feedKey, 0, n - 1)
+  if #head ~= n then return -1 end
+  for i = 1, n do
+    if head[i] ~= ARGV[4 + 4 * (i - 1) + 1] then return -1 end
+  end
+  redis.call('LTRIM', feedKey, n, -1)
+end
 
 -- Evaluates one filter op; returns true when the store saw the key for the first time.
 local function applyOp(op)
@@ -56,38 +82,52 @@ local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
 local firstSeq = seq
 local res = {}
 local addedPending, addedHandled, nNew, nFiltered = 0, 0, 0, 0
-local n = (#ARGV - 3) / 3
+local requestIndex = 0
 for i = 1, n do
-  local id, json, handled = ARGV[3 * i + 1], ARGV[3 * i + 2], ARGV[3 * i + 3]
-  local present = redis.call('HEXISTS', KEYS[2], id) == 1
-  local filtered = false
-  if plan then
-    local op = plan.ops[i]
-    if op ~= nil then
-      local isNew = applyOp(op)
-      if type(isNew) == 'table' then return isNew end
-      if isNew then nNew = nNew + 1 end
-      if (not present) and (not isNew) then filtered = true end
-    end
-  end
-  if present then
-    if redis.call('ZSCORE', KEYS[3], id) then res[i] = 1 else res[i] = 2 end
-  elseif filtered then
-    res[i] = 3
-    nFiltered = nFiltered + 1
+  local base = 4 + width * (i - 1)
+  local raw, kind, id, json, handled
+  if width == 4 then
+    raw, kind, id, json, handled = ARGV[base + 1], ARGV[base + 2], ARGV[base + 3], ARGV[base + 4], '0'
   else
-    redis.call('HSET', KEYS[2], id, json)
-    if handled == '1' then
-      addedHandled = addedHandled + 1
-    else
-      seq = seq + 1
-      local score = seq
-      if forefront then score = -seq end
-      redis.call('ZADD', KEYS[3], score, id)
-      redis.call('ZADD', KEYS[4], score, id)
-      addedPending = addedPending + 1
+    kind, id, json, handled = 'r', ARGV[base + 1], ARGV[base + 2], ARGV[base + 3]
+  end
+  if kind == 'd' then
+    local deadId = 'feed-' .. redis.call('HINCRBY', KEYS[1], 'deadSeq', 1)
+    redis.call('HSET', KEYS[7], deadId, raw)
+    redis.call('HSET', KEYS[8], deadId, cjson.encode({ reason = json, source = 'feed', at = now }))
+    res[i] = 4
+  else
+    requestIndex = requestIndex + 1
+    local present = redis.call('HEXISTS', KEYS[2], id) == 1
+    local filtered = false
+    if plan then
+      local op = plan.ops[requestIndex]
+      if op ~= nil then
+        local isNew = applyOp(op)
+        if type(isNew) == 'table' then return isNew end
+        if isNew then nNew = nNew + 1 end
+        if (not present) and (not isNew) then filtered = true end
+      end
     end
-    res[i] = 0
+    if present then
+      if redis.call('ZSCORE', KEYS[3], id) then res[i] = 1 else res[i] = 2 end
+    elseif filtered then
+      res[i] = 3
+      nFiltered = nFiltered + 1
+    else
+      redis.call('HSET', KEYS[2], id, json)
+      if handled == '1' then
+        addedHandled = addedHandled + 1
+      else
+        seq = seq + 1
+        local score = seq
+        if forefront then score = -seq end
+        redis.call('ZADD', KEYS[3], score, id)
+        redis.call('ZADD', KEYS[4], score, id)
+        addedPending = addedPending + 1
+      end
+      res[i] = 0
+    end
   end
 end
 

@@ -3,7 +3,6 @@ import createQueue from '../lua/create-queue.lua';
 import deadLetterRequest from '../lua/dead-letter-request.lua';
 import deleteRequest from '../lua/delete-request.lua';
 import deleteRequestLock from '../lua/delete-request-lock.lua';
-import drainStartUrls from '../lua/drain-start-urls.lua';
 import listAndLockHead from '../lua/list-and-lock-head.lua';
 import listHead from '../lua/list-head.lua';
 import prolongRequestLock from '../lua/prolong-request-lock.lua';
@@ -22,7 +21,6 @@ const SCRIPTS = {
   deadLetterRequest,
   deleteRequest,
   deleteRequestLock,
-  drainStartUrls,
   listAndLockHead,
   listHead,
   prolongRequestLock,

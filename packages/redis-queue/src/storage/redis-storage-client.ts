@@ -9,7 +9,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ConnectionHandle, type RedisConnection, type RedisConnectionOption } from '../redis/connection.js';
 import { assertKeyPart, defaultStartUrlsKey } from '../redis/keys.js';
 import type { QueueContext, StartUrlFeedSettings } from '../queue/queue-context.js';
-import { RedisRequestQueueClient } from '../queue/redis-request-queue-client.js';
+import { RedisRequestQueueClient } from './redis-request-queue-client.js';
 import { RedisRequestQueueCollectionClient } from './request-queue-collection-client.js';
 import { randomUUID } from 'node:crypto';
 

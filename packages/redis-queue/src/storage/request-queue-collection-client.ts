@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestQueueCollectionClient, RequestQueueInfo } from '../crawlee-types.js';
 import { queueIndexKey } from '../redis/keys.js';
 import type { QueueContext } from '../queue/queue-context.js';
-import { RedisRequestQueueClient } from '../queue/redis-request-queue-client.js';
+import { RedisRequestQueueClient } from './redis-request-queue-client.js';
 
 /** Crawlee's `RequestQueueCollectionClient` over Redis: a named queue's id is its name, so every worker that opens
  * the same name gets the same queue without coordination. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LockLostError } from '../../src/errors/lock-lost-error.js';
 import { RequestAlreadyHandledError } from '../../src/errors/request-already-handled-error.js';
 import { RequestNotFoundError } from '../../src/errors/request-not-found-error.js';
-import type { RedisRequestQueueClient } from '../../src/queue/redis-request-queue-client.js';
+import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import { commandName } from '../../src/redis/scripts.js';
 import { req } from '../helpers/world.js';

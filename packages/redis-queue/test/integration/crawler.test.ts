@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
 import { openRedisRequestQueue } from '../../src/open-redis-request-queue.js';
-import { RedisRequestQueueClient } from '../../src/queue/redis-request-queue-client.js';
+import { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, type QueueWorld } from '../helpers/world.js';

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
 import { openRedisRequestQueue } from '../../src/open-redis-request-queue.js';
-import type { RedisRequestQueueClient } from '../../src/queue/redis-request-queue-client.js';
+import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import { queueKeys } from '../../src/redis/keys.js';
 import { req } from '../helpers/world.js';

@@ -1,7 +1,7 @@
 import { startRedisServer, type RedisServerHandle } from '@crawlee-distributed/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisQueueAdmin } from '../../src/admin/redis-queue-admin.js';
-import type { RedisRequestQueueClient } from '../../src/queue/redis-request-queue-client.js';
+import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import { names, req } from '../helpers/world.js';
 

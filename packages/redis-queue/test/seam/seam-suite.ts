@@ -71,7 +71,7 @@ export function defineSeamSuite(kind: BackendKind, url: () => string): void {
       world = createWorld(backend);
       const client = await world.client('a');
       expect(client.keys.tag).toBe(queueKeys(world.keyPrefix, world.name).tag);
-      const source = new HandBuiltSource(client.context.connection.redis, client.keys.tag, mode);
+      const source = new HandBuiltSource(client.redis, client.keys.tag, mode);
       extraKeys = source.enqueueFilterKeys();
       const sink: EnqueueFilterSink = client[ENQUEUE_FILTER_SINK];
       return { client, source, sink };
@@ -112,7 +112,7 @@ export function defineSeamSuite(kind: BackendKind, url: () => string): void {
         const clients = await Promise.all(Array.from({ length: 8 }, (_, i) => world.client(`c${i}`)));
         for (const c of clients) {
           // The dedup key ignores the query, so only the filter (not the queue's uniqueKey dedup) can stop duplicates.
-          c[ENQUEUE_FILTER_SINK].attachEnqueueFilter(new HandBuiltSource(c.context.connection.redis, c.keys.tag, mode), { keyOf: (r) => r.url.split('?')[0]! });
+          c[ENQUEUE_FILTER_SINK].attachEnqueueFilter(new HandBuiltSource(c.redis, c.keys.tag, mode), { keyOf: (r) => r.url.split('?')[0]! });
         }
         const results = await Promise.all(clients.map((c, i) => c.addRequest(req(`page?variant=${i}`))));
         expect(results.filter((r) => !r.wasAlreadyPresent)).toHaveLength(1);
@@ -123,7 +123,7 @@ export function defineSeamSuite(kind: BackendKind, url: () => string): void {
 
     it('canAttach: same connection or same server and db yes; another server or db no; attach refuses an incompatible store', async () => {
       const { client, source, sink } = await setup('member');
-      const queueRedis = (client).context.connection.redis;
+      const queueRedis = client.redis;
       expect(sink.canAttachEnqueueFilter({ ...source, planEnqueueFilter: source.planEnqueueFilter.bind(source), enqueueFilterKeys: source.enqueueFilterKeys.bind(source), redis: queueRedis })).toBe(true);
       if (!backend.isCluster) {
         const same = new Redis({ ...(queueRedis as Redis).options, lazyConnect: true });

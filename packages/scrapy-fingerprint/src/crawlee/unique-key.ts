@@ -29,6 +29,7 @@ export function computeKey(request: CrawleeRequestLike, options: ScrapyUniqueKey
     {
       recipe: options.recipe,
       includeHeaders: options.includeHeaders,
+      scrapyRequest: options.scrapyRequest,
       keepFragments: options.keepFragments ?? request.keepUrlFragment ?? false,
     },
   );

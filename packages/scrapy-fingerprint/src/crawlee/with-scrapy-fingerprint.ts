@@ -1,5 +1,6 @@
 import type { CrawleeRequestLike, ScrapyUniqueKeyOptions } from './options.js';
 import { computeKey } from './unique-key.js';
+import { uniqueKeySinkOf, type UniqueKeyTransform } from './unique-key-seam.js';
 
 /** `Symbol.for('crawlee-distributed/unique-key-transform\@1')`: the seam `withDedup` looks for (docs/enqueue-filter-seam.md). */
 export const UNIQUE_KEY_TRANSFORM = Symbol.for('crawlee-distributed/unique-key-transform@1');
@@ -59,11 +60,18 @@ async function* mapAsync<T>(items: AsyncIterable<T>, options: ScrapyUniqueKeyOpt
 }
 
 /**
- * Wraps a Crawlee request queue so every request added without an explicit `uniqueKey` gets the Scrapy fingerprint
+ * Makes every request added to a Crawlee request queue without an explicit `uniqueKey` get the Scrapy fingerprint
  * as its uniqueKey, whatever the path: `crawler.run(startRequests)`, `crawler.addRequests`, `context.addRequests`,
  * `enqueueLinks`, `requestsFromUrl` (they all end in `addRequest` / `addRequests`). The queue then deduplicates the
- * way a Scrapy dupefilter does. Also registers the transform under {@link UNIQUE_KEY_TRANSFORM} so `withDedup` (crawlee-bloom-dedup) dedups on the fingerprint in either wrapping order.
- * Wrapping twice is a no-op.
+ * way a Scrapy dupefilter does.
+ *
+ * On a crawlee-redis-queue `RedisRequestQueue` (from `openRedisRequestQueue`) nothing is wrapped: the transform is
+ * registered through the uniqueKey seam (`Symbol.for('crawlee-distributed/unique-key-sink\@1')`), and the queue
+ * applies it on every add path, its scrapy-redis start-URL feed included, so a feed item and the same URL added by a
+ * worker get one uniqueKey. Any other queue gets its `addRequest` / `addRequests` wrapped in place (and when its
+ * client offers the seam, the transform is registered there too, for the feed). Either way the transform is also
+ * set under {@link UNIQUE_KEY_TRANSFORM} so `withDedup` (crawlee-bloom-dedup) dedups on the fingerprint in either
+ * wrapping order. Calling it twice is a no-op.
  * @param queue - a `RequestQueue` (or any object with `addRequest` / `addRequests`)
  * @param options - recipe, `includeHeaders`, `keepFragments`, `dontFilter`
  * @returns the same queue object
@@ -72,6 +80,15 @@ async function* mapAsync<T>(items: AsyncIterable<T>, options: ScrapyUniqueKeyOpt
 export function withScrapyFingerprint<Q extends FingerprintableQueue>(queue: Q, options: ScrapyUniqueKeyOptions = {}): Q {
   const q = queue as Q & { [WRAPPED]?: boolean; [UNIQUE_KEY_TRANSFORM]?: unknown };
   if (q[WRAPPED]) return queue;
+  const transform: UniqueKeyTransform = <T>(requestOptions: T): T => withKey(requestOptions, options);
+  Object.defineProperty(q, UNIQUE_KEY_TRANSFORM, { value: transform, configurable: true });
+  Object.defineProperty(q, WRAPPED, { value: true, configurable: true });
+  const queueSink = uniqueKeySinkOf(queue);
+  if (queueSink) {
+    queueSink.setUniqueKeyTransform(transform);
+    return queue;
+  }
+  uniqueKeySinkOf((queue as { client?: unknown }).client)?.setUniqueKeyTransform(transform);
   const addRequest = queue.addRequest.bind(queue);
   const addRequests = queue.addRequests.bind(queue);
   const target = q as FingerprintableQueue;
@@ -84,10 +101,5 @@ export function withScrapyFingerprint<Q extends FingerprintableQueue>(queue: Q, 
     const mapped = Array.from(requests as Iterable<unknown>, (r) => withKey(r, options));
     return addRequests(mapped, opts);
   };
-  Object.defineProperty(q, UNIQUE_KEY_TRANSFORM, {
-    value: <T>(requestOptions: T): T => withKey(requestOptions, options),
-    configurable: true,
-  });
-  Object.defineProperty(q, WRAPPED, { value: true, configurable: true });
   return queue;
 }

@@ -1,0 +1,22 @@
+/**
+ * crawlee-bloom-dedup/internal: building blocks for this repository's tests and sibling packages. Not part of the
+ * public API: names and shapes may change in any release.
+ * @packageDocumentation
+ */
+export { MAX_MEMORY_BITS } from './memory/memory-bloom-dedup-store.js';
+export { DEFAULT_CONNECT_TIMEOUT_SECS } from './redis/connection.js';
+export { bloomKeys, type BloomKeys } from './redis/bloom-keys.js';
+export { hashSlot, hashTagOf } from './redis/hash-slot.js';
+export { MAX_REDIS_BLOCK_BITS, MAX_BLOCKS } from './bloom/parameters.js';
+export { INDEX_SCHEME, bitOffsets, bitPosition, digestBytes, digestHex, isSha1Hex } from './bloom/bit-indexes.js';
+export { linkDedupStatistics } from './queue/dedup-statistics.js';
+export {
+  ENQUEUE_FILTER_SINK,
+  ENQUEUE_FILTER_SOURCE,
+  UNIQUE_KEY_TRANSFORM,
+  type EnqueueFilterOp,
+  type EnqueueFilterPlan,
+  type EnqueueFilterRequest,
+  type EnqueueFilterSink,
+  type EnqueueFilterSource,
+} from './enqueue-filter.js';

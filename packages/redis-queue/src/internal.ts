@@ -1,0 +1,23 @@
+/**
+ * crawlee-redis-queue/internal: building blocks for this repository's tests and sibling packages. Not part of the
+ * public API: names and shapes may change in any release.
+ * @packageDocumentation
+ */
+export { RedisRequestQueueCollectionClient } from './storage/request-queue-collection-client.js';
+export { QueueCore } from './queue/queue-core.js';
+export { QueueScripts } from './queue/queue-scripts.js';
+export { requestIdOf, encodeRequest, decodeRequest } from './queue/request-codec.js';
+export { parseStartUrlItem, type ParsedFeedItem } from './feed/parse-start-url.js';
+export { queueKeys, queueIndexKey } from './redis/keys.js';
+export { clusterSlot, hashTagOf } from './redis/cluster-slot.js';
+export { commandName } from './redis/scripts.js';
+export { mapScriptError } from './errors/map-script-error.js';
+export {
+  ENQUEUE_FILTER_SINK,
+  ENQUEUE_FILTER_SOURCE,
+  type EnqueueFilterOp,
+  type EnqueueFilterPlan,
+  type EnqueueFilterSink,
+} from './enqueue-filter.js';
+export { UNIQUE_KEY_SINK, type UniqueKeySink } from './queue/unique-key-seam.js';
+export * from './queue/reply-codes.js';

@@ -1,0 +1,95 @@
+import type { ProcessedRequest, RequestSchema } from '../crawlee-types.js';
+import type { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
+import type { ScriptArg } from '../redis/scripts.js';
+import type { QueueScripts } from './queue-scripts.js';
+import { ADD_ADDED, ADD_FEED_HEAD_CHANGED, ADD_PRESENT_HANDLED, FEED_STEP_CHECK, FEED_STEP_NONE, FEED_STEP_POPPED } from './reply-codes.js';
+import { encodeRequest, type EncodedRequest } from './request-codec.js';
+import type { UniqueKeyTransform } from './unique-key-seam.js';
+
+/** One item of a start-URL feed batch: a request, or the reason it cannot be one. */
+export type FeedEntry = { raw: Buffer; request: EncodedRequest } | { raw: Buffer; reason: string };
+
+/** How a feed batch reached the caller: read (the script checks the head and trims it) or already popped. */
+export type FeedStep = { kind: 'check'; feedKey: string } | { kind: 'popped' };
+
+/**
+ * The one add path of a queue: every way a request enters it (addRequest / batchAddRequests, the start-URL feed)
+ * goes through the same uniqueKey transform, the same enqueue filter and the same script (`add-requests.lua`).
+ */
+export class AddPath {
+  /** The registered uniqueKey transform (see `UNIQUE_KEY_SINK`), or undefined. */
+  uniqueKeyTransform?: UniqueKeyTransform;
+
+  /**
+   * @param scripts - the queue's scripts
+   * @param filter - the queue's enqueue filter
+   * @param batchSize - requests per script call
+   */
+  constructor(
+    private readonly scripts: QueueScripts,
+    private readonly filter: EnqueueFilterSlot,
+    private readonly batchSize: number,
+  ) {}
+
+  /**
+   * Adds requests in chunks of `batchSize`, each chunk atomic. A request without a uniqueKey gets one from the
+   * registered transform.
+   *
+   * @param requests - the requests
+   * @param forefront - put new ones at the head
+   * @returns one entry per request, in order
+   * @throws {@link InvalidRequestError} when any request cannot be stored (checked before anything is written)
+   */
+  async add(requests: readonly RequestSchema[], forefront: boolean): Promise<ProcessedRequest[]> {
+    const transform = this.uniqueKeyTransform;
+    const encoded = requests.map((request) => {
+      const keyed = transform && request && typeof request === 'object' && !request.uniqueKey ? transform({ ...request }) : request;
+      return encodeRequest(keyed);
+    });
+    const processed: ProcessedRequest[] = [];
+    for (let start = 0; start < encoded.length; start += this.batchSize) {
+      const chunk = encoded.slice(start, start + this.batchSize);
+      const { planJson, keys } = this.filter.argsFor(chunk);
+      const args: ScriptArg[] = [forefront ? '1' : '0', this.scripts.offset(), planJson, FEED_STEP_NONE];
+      for (const r of chunk) args.push(r.id, r.json, r.handled ? '1' : '0');
+      const codes = ((await this.scripts.run('addRequests', args, { extraKeys: keys })) as unknown[]).map(Number);
+      this.filter.report(codes);
+      chunk.forEach((request, i) => {
+        processed.push({
+          uniqueKey: request.uniqueKey,
+          requestId: request.id,
+          wasAlreadyPresent: codes[i] !== ADD_ADDED,
+          wasAlreadyHandled: codes[i] === ADD_PRESENT_HANDLED,
+        });
+      });
+    }
+    return processed;
+  }
+
+  /**
+   * Commits one start-URL feed batch in one script: requests through the enqueue filter like any add, unreadable
+   * items to the dead letters, and (in check mode) the feed head checked and trimmed in the same step.
+   *
+   * @param entries - the batch, in feed order
+   * @param step - check-and-trim or already popped
+   * @returns one add-requests code per entry, or undefined when the feed head changed (nothing done)
+   */
+  async addFeedBatch(entries: readonly FeedEntry[], step: FeedStep): Promise<number[] | undefined> {
+    const requests = entries.flatMap((e) => ('request' in e ? [e.request] : []));
+    const { planJson, keys } = this.filter.argsFor(requests);
+    const args: ScriptArg[] = ['0', this.scripts.offset(), planJson, step.kind === 'check' ? FEED_STEP_CHECK : FEED_STEP_POPPED];
+    for (const entry of entries) {
+      if ('request' in entry) args.push(entry.raw, 'r', entry.request.id, entry.request.json);
+      else args.push(entry.raw, 'd', '', entry.reason);
+    }
+    const extraKeys = step.kind === 'check' ? [...keys, step.feedKey] : keys;
+    const reply = await this.scripts.run('addRequests', args, { extraKeys });
+    if (!Array.isArray(reply)) {
+      if (Number(reply) === ADD_FEED_HEAD_CHANGED) return undefined;
+      throw this.scripts.mapError(new Error(`unexpected reply ${String(reply)}`), 'addRequests');
+    }
+    const codes = (reply as unknown[]).map(Number);
+    this.filter.report(codes);
+    return codes;
+  }
+}

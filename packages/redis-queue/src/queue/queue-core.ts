@@ -1,0 +1,180 @@
+import { log } from 'crawlee';
+import type {
+  ListAndLockHeadResult,
+  ProcessedRequest,
+  QueueHead,
+  QueueOperationInfo,
+  RequestQueueHeadItem,
+  RequestQueueInfo,
+  RequestSchema,
+  UpdateRequestSchema,
+} from '../crawlee-types.js';
+import { drainStartUrls } from '../feed/drain-start-urls.js';
+import { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
+import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
+import { AddPath } from './add-path.js';
+import { LockBatches } from './lock-batches.js';
+import { LockLedger, type StoredRequest } from './lock-ledger.js';
+import type { QueueContext } from './queue-context.js';
+import { QueueLocks } from './queue-locks.js';
+import { QueueScripts } from './queue-scripts.js';
+import { DEAD_LETTER_MOVED } from './reply-codes.js';
+import { decodeRequest, encodeRequest, toHeadItem } from './request-codec.js';
+
+/**
+ * The queue core of one Redis request queue for one lock owner (`clientKey`): typed script calls that carry the
+ * keys, the one add path, the locks, the batching and the caches. It knows nothing of Crawlee's client interfaces:
+ * the Crawlee 3 adapter (`storage/redis-request-queue-client.ts`) maps `RequestQueueClient` onto it, and a Crawlee 4
+ * `RequestQueueBackend` adapter would map fetchNextRequest / markRequestAsHandled / reclaimRequest onto
+ * {@link QueueCore.lockHead}, {@link QueueCore.update} and {@link QueueCore.release}.
+ */
+export class QueueCore {
+  /** The queue's keys. */
+  readonly keys: QueueKeys;
+  /** The queue's scripts (also used by the feed). */
+  readonly scripts: QueueScripts;
+  /** The one add path (uniqueKey transform, enqueue filter, add script). */
+  readonly addPath: AddPath;
+  /** The enqueue filter. */
+  readonly filter: EnqueueFilterSlot;
+  /** The lock operations. */
+  readonly locks: QueueLocks;
+  private readonly ledger = new LockLedger();
+  private readonly batches: LockBatches;
+
+  /**
+   * @param ctx - connection and settings shared by the storage client
+   * @param id - the queue id (for a named queue, its name)
+   * @param clientKey - lock owner
+   * @throws {@link InvalidOptionsError} for a queue id that cannot be part of a key
+   */
+  constructor(
+    private readonly ctx: QueueContext,
+    readonly id: string,
+    readonly clientKey: string,
+  ) {
+    this.keys = queueKeys(ctx.keyPrefix, id);
+    this.batches = new LockBatches(() => this.scripts, clientKey);
+    // Every command other than the batched ones goes out after the waiting batches (call order across kinds).
+    this.scripts = new QueueScripts(ctx.connection, this.keys, id, ctx.clockOffsetMs, (name) => {
+      if (name !== 'prolongRequestLock' && name !== 'updateRequest') this.batches.flushAll();
+    });
+    this.filter = new EnqueueFilterSlot(ctx.connection.redis, this.keys.tag, id);
+    this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize);
+    this.locks = new QueueLocks(this.scripts, this.ledger, this.batches, ctx, clientKey, (i, raw, reason) => this.deadLetter(i, raw, reason));
+  }
+
+  private redis<T>(command: (redis: QueueContext['connection']['redis']) => Promise<T>): Promise<T> {
+    this.batches.flushAll();
+    return this.ctx.connection.run(() => command(this.ctx.connection.redis));
+  }
+
+  /** Creates the metadata if missing (idempotent) and registers the queue in the index. @param name - or undefined */
+  async ensureCreated(name: string | undefined): Promise<void> {
+    await this.scripts.run('createQueue', [this.id, name ?? '', this.scripts.offset()]);
+    await this.redis((r) => r.sadd(queueIndexKey(this.ctx.keyPrefix), this.id));
+  }
+
+  /** @returns the queue info with counters from Redis, or undefined when the queue does not exist */
+  async info(): Promise<RequestQueueInfo | undefined> {
+    const meta = await this.redis((r) => r.hgetall(this.keys.meta));
+    if (!meta || Object.keys(meta).length === 0) return undefined;
+    const date = (value: string | undefined) => new Date(value ? Number(value) : Date.now());
+    return {
+      id: this.id,
+      name: meta.name || undefined,
+      createdAt: date(meta.createdAt),
+      modifiedAt: date(meta.modifiedAt ?? meta.createdAt),
+      accessedAt: new Date(),
+      totalRequestCount: Number(meta.total ?? 0),
+      handledRequestCount: Number(meta.handled ?? 0),
+      pendingRequestCount: Number(meta.pending ?? 0),
+      hadMultipleClients: meta.multipleClients === '1',
+      stats: {},
+    };
+  }
+
+  /** Deletes the queue, its requests and dead letters, and its index entry. */
+  async drop(): Promise<void> {
+    await this.scripts.run('purgeQueue', [this.scripts.offset(), '1']);
+    await this.redis((r) => r.srem(queueIndexKey(this.ctx.keyPrefix), this.id));
+    this.ledger.dropAllCached();
+  }
+
+  /** Unhandled requests in queue order, locked ones included. @param limit - at most this many */
+  async listHead(limit: number): Promise<QueueHead> {
+    const reply = (await this.scripts.run('listHead', [limit], { buffers: true })) as Array<Buffer | number>;
+    const items: RequestQueueHeadItem[] = [];
+    for (let i = 2; i + 1 < reply.length; i += 2) {
+      const decoded = decodeRequest(reply[i + 1] as Buffer, String(reply[i]));
+      if (decoded.ok) items.push(toHeadItem(decoded.request));
+    }
+    return {
+      limit,
+      queueModifiedAt: reply[0]?.toString() ? new Date(Number(reply[0].toString())) : new Date(),
+      hadMultipleClients: Number(reply[1]) === 1,
+      items,
+    };
+  }
+
+  /** Adds requests through the one add path. @param requests - the requests @param forefront - at the head */
+  add(requests: readonly RequestSchema[], forefront: boolean): Promise<ProcessedRequest[]> {
+    return this.addPath.add(requests, forefront);
+  }
+
+  /** One stored request (an unreadable one goes to the dead letters and reads as undefined). @param id - request id */
+  async getRequest(id: string): Promise<StoredRequest | undefined> {
+    const locked = this.ledger.takeLockedRequest(id);
+    if (locked !== undefined) return locked;
+    const raw = (await this.redis((r) => r.hgetBuffer(this.keys.data, id))) ?? undefined;
+    if (raw === undefined) return undefined;
+    const decoded = decodeRequest(raw, id);
+    if (decoded.ok) return decoded.request;
+    await this.deadLetter(id, raw, decoded.reason);
+    return undefined;
+  }
+
+  /**
+   * Stores a request's new state: handled with `handledAt`, else reclaimed (available again). Never throws for a
+   * lost lock.
+   * @param request - the request with its id
+   * @param forefront - a reclaimed request goes to the head
+   * @throws {@link InvalidRequestError} when the id does not match the uniqueKey or the request is not storable
+   */
+  update(request: UpdateRequestSchema, forefront: boolean): Promise<QueueOperationInfo> {
+    const encoded = encodeRequest(request, this.ledger.heldUniqueKeys);
+    this.ledger.forget(encoded.id);
+    return this.batches.update({ encoded, forefront });
+  }
+
+  /** Deletes one request and moves the counters. @param id - request id */
+  async deleteRequest(id: string): Promise<unknown> {
+    this.ledger.dropCached(id);
+    return this.scripts.run('deleteRequest', [id, this.scripts.offset()]);
+  }
+
+  /**
+   * Locks up to `limit` available requests; when none is available and a start-URL feed is configured, drains one
+   * feed batch through the add path first.
+   * @param limit - requests to lock (0 to 1000)
+   * @param lockSecs - lock time in seconds
+   * @throws {@link InvalidOptionsError} for a bad limit or lock time
+   */
+  async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
+    const lockMs = this.locks.checkLockArgs(limit, lockSecs);
+    let result = await this.locks.lockHead(limit, lockSecs, lockMs);
+    if (result.items.length === 0 && limit > 0 && this.ctx.startUrls) {
+      const moved = await drainStartUrls(this.scripts, this.addPath, this.ctx.startUrls);
+      if (moved > 0) result = await this.locks.lockHead(limit, lockSecs, lockMs);
+    }
+    return result;
+  }
+
+  private async deadLetter(id: string, raw: Buffer, reason: string): Promise<void> {
+    this.ledger.dropCached(id);
+    const moved = await this.scripts.run('deadLetterRequest', [id, raw, reason, this.scripts.offset()]);
+    if (Number(moved) === DEAD_LETTER_MOVED) {
+      log.warning(`crawlee-redis-queue: request ${id} of queue "${this.id}" cannot be read (${reason}); moved to the dead letters`);
+    }
+  }
+}

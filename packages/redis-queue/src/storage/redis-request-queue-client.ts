@@ -1,0 +1,259 @@
+import type {
+  BatchAddRequestsResult,
+  DeleteRequestLockOptions,
+  ListAndLockHeadResult,
+  ListAndLockOptions,
+  ListOptions,
+  ProlongRequestLockOptions,
+  ProlongRequestLockResult,
+  QueueHead,
+  QueueOperationInfo,
+  RequestOptions,
+  RequestQueueClient,
+  RequestQueueInfo,
+  RequestSchema,
+  UpdateRequestSchema,
+} from '../crawlee-types.js';
+import {
+  ENQUEUE_FILTER_SINK,
+  type AttachEnqueueFilterOptions,
+  type EnqueueFilterSink,
+  type EnqueueFilterSource,
+} from '../enqueue-filter.js';
+import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
+import type { QueueContext } from '../queue/queue-context.js';
+import { QueueCore } from '../queue/queue-core.js';
+import { UNIQUE_KEY_SINK, type UniqueKeySink, type UniqueKeyTransform } from '../queue/unique-key-seam.js';
+import type { RedisConnection } from '../redis/connection.js';
+import type { QueueKeys } from '../redis/keys.js';
+
+/**
+ * Crawlee 3 `RequestQueueClient` of one Redis request queue, for one client (`clientKey`): a thin adapter over the
+ * queue core (`src/queue/queue-core.ts`). Every state change is one Lua script (see `src/lua/`), with Redis `TIME` as
+ * the clock and the `clientKey` as lock owner. Crawlee's own `RequestQueue` (RequestQueueV2) drives it; get one with
+ * `openRedisRequestQueue` (as `queue.client`) or `RedisStorageClient`.
+ */
+export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilterSink, UniqueKeySink {
+  private readonly core: QueueCore;
+
+  /**
+   * @param ctx - connection and settings shared by the storage client
+   * @param id - the queue id (for a named queue, its name)
+   * @param clientKey - lock owner; Crawlee passes a random one per RequestQueue instance
+   * @internal Created by {@link RedisStorageClient.requestQueue}.
+   */
+  constructor(ctx: QueueContext, id: string, clientKey: string) {
+    this.core = new QueueCore(ctx, id, clientKey);
+  }
+
+  /** Queue id (for a named queue: its name). */
+  get id(): string {
+    return this.core.id;
+  }
+
+  /** Lock owner of this client. */
+  get clientKey(): string {
+    return this.core.clientKey;
+  }
+
+  /** The Redis keys of this queue. */
+  get keys(): QueueKeys {
+    return this.core.keys;
+  }
+
+  /** The connection of this queue (e.g. for a dedup store on the same Redis). */
+  get redis(): RedisConnection {
+    return this.core.scripts.connection.redis;
+  }
+
+  /** This client is the sink side of the enqueue-filter seam (docs/enqueue-filter-seam.md). */
+  get [ENQUEUE_FILTER_SINK](): EnqueueFilterSink {
+    return this;
+  }
+
+  /** This client is a sink of the uniqueKey seam: its start-URL feed applies the registered transform. */
+  get [UNIQUE_KEY_SINK](): UniqueKeySink {
+    return this;
+  }
+
+  /** Creates the queue's metadata if missing (idempotent across workers) and registers it in the queue index.
+   * @param name - the queue name, or undefined for an unnamed queue
+   * @internal */
+  async ensureCreated(name: string | undefined): Promise<void> {
+    await this.core.ensureCreated(name);
+  }
+
+  /** @returns the queue info with counters read from Redis, or undefined when the queue does not exist */
+  async get(): Promise<RequestQueueInfo | undefined> {
+    return this.core.info();
+  }
+
+  /**
+   * Renaming a shared queue is not supported (every worker addresses it by name); a call without a new name
+   * returns the queue info.
+   * @param newFields - `{ name }`
+   * @throws {@link UnsupportedOperationError} for a new name
+   */
+  async update(newFields: { name?: string }): Promise<Partial<RequestQueueInfo> | undefined> {
+    const info = await this.core.info();
+    if (newFields.name !== undefined && newFields.name !== info?.name) {
+      throw new UnsupportedOperationError(`request queue "${this.id}" cannot be renamed; open a queue with the new name and add the requests there`);
+    }
+    return info;
+  }
+
+  /** Deletes the queue and all its requests and dead letters (Crawlee's `queue.drop()`). Explicit only:
+   * `purgeOnStart` never calls this. */
+  async delete(): Promise<void> {
+    await this.core.drop();
+  }
+
+  /** Lists unhandled requests in queue order, locked ones included (Crawlee's legacy `isFinished` path).
+   * @param options - `limit` (default 100) */
+  async listHead(options: ListOptions = {}): Promise<QueueHead> {
+    return this.core.listHead(options.limit ?? 100);
+  }
+
+  /**
+   * Adds one request, deduplicated by uniqueKey (and through the attached enqueue filter).
+   * @param request - the request
+   * @param options - `forefront`
+   * @returns `{ requestId, wasAlreadyPresent, wasAlreadyHandled }`
+   * @throws {@link InvalidRequestError} for a request that cannot be stored (nothing is written)
+   */
+  async addRequest(request: RequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
+    const [processed] = await this.core.add([request], options.forefront ?? false);
+    const { requestId, wasAlreadyPresent, wasAlreadyHandled } = processed!;
+    return { requestId, wasAlreadyPresent, wasAlreadyHandled };
+  }
+
+  /**
+   * Adds requests atomically per chunk of `addBatchSize`, deduplicated by uniqueKey (and through the attached
+   * enqueue filter). A request without a uniqueKey gets one from the registered uniqueKey transform.
+   * @param requests - the requests
+   * @param options - `forefront`
+   * @returns one processed entry per request, in order; `unprocessedRequests` is always empty
+   * @throws {@link InvalidRequestError} when any request cannot be stored (checked before anything is written)
+   */
+  async batchAddRequests(requests: RequestSchema[], options: RequestOptions = {}): Promise<BatchAddRequestsResult> {
+    return { processedRequests: await this.core.add(requests, options.forefront ?? false), unprocessedRequests: [] };
+  }
+
+  /** Reads one request; an entry that cannot be read is moved to the dead letters and reads as undefined.
+   * @param id - the request id */
+  async getRequest(id: string): Promise<RequestOptions | undefined> {
+    return this.core.getRequest(id);
+  }
+
+  /**
+   * Stores a request's new state. With `handledAt`: marks it handled, removes its lock, moves the counters (atomic,
+   * idempotent). Without: a reclaim, it becomes available again (original order, or the head with `forefront`).
+   * Never throws for a lost lock.
+   * @param request - the request with its id
+   * @param options - `forefront`
+   * @returns the state before the update
+   * @throws {@link InvalidRequestError} when the id does not match the uniqueKey or the request is not storable
+   */
+  async updateRequest(request: UpdateRequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
+    return this.core.update(request, options.forefront ?? false);
+  }
+
+  /** Deletes one request and moves the counters. @param id - the request id */
+  async deleteRequest(id: string): Promise<unknown> {
+    return this.core.deleteRequest(id);
+  }
+
+  /**
+   * Atomically locks up to `limit` available requests for this client, after moving expired locks back to their
+   * original place. When nothing is available and a start-URL feed is configured, drains one feed batch first.
+   * @param options - `limit` (default 25, at most 1000) and `lockSecs`
+   * @throws {@link InvalidOptionsError} for a bad limit or lock time
+   */
+  async listAndLockHead(options: ListAndLockOptions): Promise<ListAndLockHeadResult> {
+    return this.core.lockHead(options.limit ?? 25, options.lockSecs);
+  }
+
+  /**
+   * Prolongs this client's lock. By default the new expiry counts from the current expiry (Crawlee MemoryStorage
+   * semantics; option `prolongLockFrom: 'now'` counts from now).
+   * @param id - the request id
+   * @param options - `lockSecs`, `forefront` (the request goes to the head once released)
+   * @returns the new expiry (Redis time)
+   * @throws {@link LockLostError} when the lock expired and was recovered or another client holds it
+   * @throws {@link RequestAlreadyHandledError} for a handled request
+   * @throws {@link RequestNotFoundError} for an unknown id
+   */
+  async prolongRequestLock(id: string, options: ProlongRequestLockOptions): Promise<ProlongRequestLockResult> {
+    return { lockExpiresAt: new Date(await this.core.locks.prolong(id, options?.lockSecs, options?.forefront ?? false)) };
+  }
+
+  /**
+   * Sets this client's lock to expire `lockSecs` from now (Redis time), whatever the prolong mode: the call for a
+   * heartbeat of a handler that runs longer than the lock.
+   * @param id - the request id
+   * @param options - `lockSecs`
+   * @returns the new expiry (Redis time)
+   * @throws {@link LockLostError}, {@link RequestAlreadyHandledError}, {@link RequestNotFoundError}
+   */
+  async refreshRequestLock(id: string, options: { lockSecs: number }): Promise<ProlongRequestLockResult> {
+    return { lockExpiresAt: new Date(await this.core.locks.refresh(id, options?.lockSecs)) };
+  }
+
+  /**
+   * Releases this client's lock; the request becomes available at its original place (or the head with
+   * `forefront`). Idempotent.
+   * @param id - the request id
+   * @param options - `forefront`
+   */
+  async deleteRequestLock(id: string, options: DeleteRequestLockOptions = {}): Promise<void> {
+    await this.core.locks.release(id, options.forefront ?? false);
+  }
+
+  /**
+   * Releases every lock this client still holds (including requests Crawlee buffered locally), each back at its
+   * original place. Call it when a worker shuts down (SIGTERM), so others take the requests at once instead of after
+   * the lock time. Locks lost to other clients are left alone.
+   * @returns the number of locks released
+   */
+  async releaseLocks(): Promise<number> {
+    return this.core.locks.releaseAll();
+  }
+
+  /**
+   * True when `source`'s plans can run inside this queue's add script: same Redis (same connection object, or same
+   * host, port and db), and on a Cluster every key of the source on this queue's slot.
+   * @param source - a dedup store offering the seam
+   */
+  canAttachEnqueueFilter(source: EnqueueFilterSource): boolean {
+    return this.core.filter.canAttach(source);
+  }
+
+  /**
+   * Runs `source`'s check-and-set inside every add of this client from now on (API adds and start-URL feed items).
+   * @param source - a dedup store offering the seam
+   * @param options - `keyOf` (default: uniqueKey), `onFiltered`
+   * @throws {@link EnqueueFilterIncompatibleError} when {@link RedisRequestQueueClient.canAttachEnqueueFilter} is false
+   */
+  attachEnqueueFilter(source: EnqueueFilterSource, options: AttachEnqueueFilterOptions = {}): void {
+    this.core.filter.attach(source, options);
+  }
+
+  /** Stops running the enqueue filter in the add script. */
+  detachEnqueueFilter(): void {
+    this.core.filter.detach();
+  }
+
+  /**
+   * Registers the uniqueKey transform (the uniqueKey seam, e.g. `withScrapyFingerprint`): start-URL feed items and
+   * requests added without a uniqueKey get their uniqueKey from it.
+   * @param transform - the transform, or undefined to remove it
+   */
+  setUniqueKeyTransform(transform: UniqueKeyTransform | undefined): void {
+    this.core.addPath.uniqueKeyTransform = transform;
+  }
+
+  /** The registered uniqueKey transform, if any (applied by `RedisRequestQueue` to its own adds). */
+  get uniqueKeyTransform(): UniqueKeyTransform | undefined {
+    return this.core.addPath.uniqueKeyTransform;
+  }
+}

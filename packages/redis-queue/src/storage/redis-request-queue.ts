@@ -1,0 +1,62 @@
+import { RequestQueue } from 'crawlee';
+import { UNIQUE_KEY_SINK, type UniqueKeySink, type UniqueKeyTransform } from '../queue/unique-key-seam.js';
+import type { RedisRequestQueueClient } from './redis-request-queue-client.js';
+
+type RequestsLike = Parameters<RequestQueue['addRequests']>[0];
+type AddOptions = Parameters<RequestQueue['addRequests']>[1];
+
+async function* mapAsync<T>(items: AsyncIterable<T>, transform: UniqueKeyTransform): AsyncGenerator<T> {
+  for await (const item of items) yield transform(item);
+}
+
+/**
+ * Crawlee's own `RequestQueue` (RequestQueueV2, the locking queue) on a Redis request queue, as
+ * `openRedisRequestQueue` returns it: `client` is typed as this package's {@link RedisRequestQueueClient}, and
+ * {@link RedisRequestQueue.releaseLocks} needs no cast. A uniqueKey transform registered through the uniqueKey seam
+ * (`withScrapyFingerprint`) is applied here to every request before Crawlee computes its id (so Crawlee's local
+ * caches agree with Redis), and by the client to start-URL feed items: every add path, one transform.
+ */
+export class RedisRequestQueue extends RequestQueue implements UniqueKeySink {
+  /** This package's client of the Redis queue. */
+  declare client: RedisRequestQueueClient;
+
+  /** This queue is a sink of the uniqueKey seam: every add path of it applies the registered transform. */
+  get [UNIQUE_KEY_SINK](): UniqueKeySink {
+    return this;
+  }
+
+  /**
+   * Registers the uniqueKey transform for every add path of this queue (API adds, enqueueLinks, the start-URL feed).
+   * @param transform - the transform, or undefined to remove it
+   */
+  setUniqueKeyTransform(transform: UniqueKeyTransform | undefined): void {
+    this.client.setUniqueKeyTransform(transform);
+  }
+
+  /** Adds one request (see Crawlee's `RequestQueue.addRequest`), its uniqueKey from the registered transform. */
+  override async addRequest(...[requestLike, options]: Parameters<RequestQueue['addRequest']>): ReturnType<RequestQueue['addRequest']> {
+    const transform = this.client.uniqueKeyTransform;
+    return super.addRequest(transform ? transform(requestLike) : requestLike, options);
+  }
+
+  /** Adds requests (see Crawlee's `RequestQueue.addRequests`), their uniqueKeys from the registered transform. A
+   * transform that rejects a URL throws before anything of the call is added. */
+  override async addRequests(requestsLike: RequestsLike, options?: AddOptions): ReturnType<RequestQueue['addRequests']> {
+    const transform = this.client.uniqueKeyTransform;
+    if (!transform) return super.addRequests(requestsLike, options);
+    if (Symbol.asyncIterator in requestsLike) return super.addRequests(mapAsync(requestsLike as AsyncIterable<never>, transform), options);
+    return super.addRequests(Array.from(requestsLike as Iterable<unknown>, (r) => transform(r)) as RequestsLike, options);
+  }
+
+  /**
+   * Releases every lock this queue's client still holds (see {@link RedisRequestQueueClient.releaseLocks}); call it
+   * when a worker stops early or on SIGTERM.
+   * @returns the number of locks released
+   */
+  releaseLocks(): Promise<number> {
+    return this.client.releaseLocks();
+  }
+}
+
+// Crawlee's storage manager looks classes up by name (a subclass otherwise breaks `RedisRequestQueue.open()`).
+Object.defineProperty(RedisRequestQueue, 'name', { value: 'RequestQueue' });
