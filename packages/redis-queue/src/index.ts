@@ -22,13 +22,14 @@ export {
 export { requestIdOf } from './queue/request-codec.js';
 export { parseStartUrlItem, type ParsedFeedItem } from './feed/parse-start-url.js';
 export { queueKeys, queueIndexKey, defaultStartUrlsKey, type QueueKeys } from './redis/keys.js';
-export { clusterSlot, hashTagOf } from './redis/cluster-slot.js';
+export { hashTagOf, slotOf } from '@crawlee-distributed/redis-kit';
 export type { RedisConnection, RedisConnectionOption } from './redis/connection.js';
 export {
   ENQUEUE_FILTER_SINK,
   ENQUEUE_FILTER_SOURCE,
   type AttachEnqueueFilterOptions,
   type EnqueueFilterOp,
+  type EnqueueFilterRequest,
   type EnqueueFilterPlan,
   type EnqueueFilterSink,
   type EnqueueFilterSource,

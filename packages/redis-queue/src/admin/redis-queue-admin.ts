@@ -3,6 +3,7 @@ import { mapScriptError } from '../errors/map-script-error.js';
 import { encodeRequest, requestIdOf } from '../queue/request-codec.js';
 import { ConnectionHandle, type RedisConnection, type RedisConnectionOption } from '../redis/connection.js';
 import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
+import { REQUEUE_REPLY } from '../redis/reply-codes.js';
 import { runScript, type ScriptArg, type ScriptName } from '../redis/scripts.js';
 
 /** Options of {@link RedisQueueAdmin}. */
@@ -183,7 +184,7 @@ export class RedisQueueAdmin {
       }
       if (id.startsWith('feed-')) id = requestIdOf(id);
       const code = Number(await this.script('requeueDeadLetter', [letter.id, id, bytes, '0']));
-      if (code === 1) requeued++;
+      if (code === REQUEUE_REPLY.REQUEUED) requeued++;
       else skipped++;
     }
     return { requeued, skipped };

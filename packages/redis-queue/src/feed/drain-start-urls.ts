@@ -1,8 +1,9 @@
 import { log } from 'crawlee';
 import type { RedisRequestQueueClient } from '../queue/redis-request-queue-client.js';
 import type { StartUrlFeedSettings } from '../queue/queue-context.js';
-import { hashTagOf } from '../redis/cluster-slot.js';
+import { hashTagOf } from '@crawlee-distributed/redis-kit';
 import { isCluster } from '../redis/connection.js';
+import { ADD_REPLY, FEED_REPLY } from '../redis/reply-codes.js';
 import type { ScriptArg } from '../redis/scripts.js';
 import { parseStartUrlItem } from './parse-start-url.js';
 
@@ -41,9 +42,9 @@ export async function drainStartUrls(queue: RedisRequestQueueClient, feed: Start
       else args.push(raw, 'd', '', item.reason);
     }
     const reply = await queue.runFeedScript(args, atomic ? feedKey : undefined);
-    if (Number(reply) === -1) continue; // another worker took this batch first; read the new head
+    if (Number(reply) === FEED_REPLY.HEAD_CHANGED) continue; // another worker took this batch first; read the new head
     const codes = (reply as unknown[]).map(Number);
-    const dead = codes.filter((c) => c === 4).length;
+    const dead = codes.filter((c) => c === ADD_REPLY.DEAD_LETTERED).length;
     if (dead > 0) log.warning(`crawlee-redis-queue: ${dead} start-URL item(s) of ${feedKey} were not valid; moved to the dead letters of queue "${queue.id}"`);
     return raws.length;
   }

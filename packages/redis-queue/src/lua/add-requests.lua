@@ -19,8 +19,10 @@
 
   Returns one code per request: 0 added, 1 already present, 2 already present and handled, 3 rejected by the filter.
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[2])
+--- @include "redis-time"
+--- @include "reply-codes"
+--- @include "bloom-bits"
+local now = redisNowMs(ARGV[2])
 local forefront = ARGV[1] == '1'
 local plan = nil
 if ARGV[3] ~= '' then plan = cjson.decode(ARGV[3]) end
@@ -29,27 +31,11 @@ if ARGV[3] ~= '' then plan = cjson.decode(ARGV[3]) end
 local function applyOp(op)
   local key = KEYS[9 + op.key]
   if op.type == 'bits' then
-    local get = {}
-    for _, o in ipairs(op.offsets) do
-      get[#get + 1] = 'GET'; get[#get + 1] = 'u1'; get[#get + 1] = o
-    end
-    local bits = redis.call('BITFIELD', key, unpack(get))
-    local isNew = false
-    for _, b in ipairs(bits) do
-      if b == 0 then isNew = true; break end
-    end
-    if isNew then
-      local set = {}
-      for _, o in ipairs(op.offsets) do
-        set[#set + 1] = 'SET'; set[#set + 1] = 'u1'; set[#set + 1] = o; set[#set + 1] = 1
-      end
-      redis.call('BITFIELD', key, unpack(set))
-    end
-    return isNew
+    return bloomCheckAndSet(key, op.offsets)
   elseif op.type == 'member' then
     return redis.call('SADD', key, op.member) == 1
   end
-  return redis.error_reply('RQ_BAD_PLAN unknown op type ' .. tostring(op.type))
+  return redis.error_reply(ERR_BAD_PLAN .. ' unknown op type ' .. tostring(op.type))
 end
 
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
@@ -71,9 +57,9 @@ for i = 1, n do
     end
   end
   if present then
-    if redis.call('ZSCORE', KEYS[3], id) then res[i] = 1 else res[i] = 2 end
+    if redis.call('ZSCORE', KEYS[3], id) then res[i] = ADD_PRESENT else res[i] = ADD_HANDLED end
   elseif filtered then
-    res[i] = 3
+    res[i] = ADD_FILTERED
     nFiltered = nFiltered + 1
   else
     redis.call('HSET', KEYS[2], id, json)
@@ -87,7 +73,7 @@ for i = 1, n do
       redis.call('ZADD', KEYS[4], score, id)
       addedPending = addedPending + 1
     end
-    res[i] = 0
+    res[i] = ADD_ADDED
   end
 end
 

@@ -12,8 +12,8 @@
 
   Returns 1 when moved, 0 otherwise.
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[4])
+--- @include "redis-time"
+local now = redisNowMs(ARGV[4])
 local id = ARGV[1]
 local raw = redis.call('HGET', KEYS[2], id)
 if raw ~= ARGV[2] then return 0 end

@@ -8,8 +8,8 @@
 
   Returns 1 when the request existed, 0 otherwise.
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[2])
+--- @include "redis-time"
+local now = redisNowMs(ARGV[2])
 local id = ARGV[1]
 if redis.call('HDEL', KEYS[2], id) == 0 then return 0 end
 if redis.call('ZREM', KEYS[3], id) == 1 then

@@ -16,14 +16,15 @@
   Returns -1 when the feed head changed (nothing done; the caller retries), else one code per item:
   0 added, 1 already present, 2 already handled, 4 dead-lettered.
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
+--- @include "redis-time"
+--- @include "reply-codes"
+local now = redisNowMs(ARGV[1])
 local n = (#ARGV - 2) / 4
 if ARGV[2] == '1' then
   local head = redis.call('LRANGE', KEYS[9], 0, n - 1)
-  if #head ~= n then return -1 end
+  if #head ~= n then return FEED_HEAD_CHANGED end
   for i = 1, n do
-    if head[i] ~= ARGV[4 * i - 1] then return -1 end
+    if head[i] ~= ARGV[4 * i - 1] then return FEED_HEAD_CHANGED end
   end
   redis.call('LTRIM', KEYS[9], n, -1)
 end
@@ -36,20 +37,20 @@ for i = 1, n do
   local raw, kind, id, payload = ARGV[4 * i - 1], ARGV[4 * i], ARGV[4 * i + 1], ARGV[4 * i + 2]
   if kind == 'r' then
     if redis.call('HEXISTS', KEYS[2], id) == 1 then
-      if redis.call('ZSCORE', KEYS[3], id) then res[i] = 1 else res[i] = 2 end
+      if redis.call('ZSCORE', KEYS[3], id) then res[i] = ADD_PRESENT else res[i] = ADD_HANDLED end
     else
       seq = seq + 1
       redis.call('HSET', KEYS[2], id, payload)
       redis.call('ZADD', KEYS[3], seq, id)
       redis.call('ZADD', KEYS[4], seq, id)
       added = added + 1
-      res[i] = 0
+      res[i] = ADD_ADDED
     end
   else
     local deadId = 'feed-' .. redis.call('HINCRBY', KEYS[1], 'deadSeq', 1)
     redis.call('HSET', KEYS[7], deadId, raw)
     redis.call('HSET', KEYS[8], deadId, cjson.encode({ reason = payload, source = 'feed', at = now }))
-    res[i] = 4
+    res[i] = ADD_DEAD_LETTERED
   end
 end
 redis.call('HSETNX', KEYS[1], 'createdAt', now)

@@ -32,16 +32,15 @@ import { canAttachEnqueueFilter } from '../filter/can-attach.js';
 import { validateEnqueueFilterPlan } from '../filter/validate-plan.js';
 import { drainStartUrls } from '../feed/drain-start-urls.js';
 import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
+import { ADD_REPLY } from '../redis/reply-codes.js';
 import { runScript, runScriptBuffer, type ScriptArg, type ScriptName } from '../redis/scripts.js';
 import { decodeRequest, encodeRequest, toHeadItem, type DecodedRequest, type EncodedRequest } from './request-codec.js';
 import type { QueueContext } from './queue-context.js';
 import { lockMsOf } from './lock-secs.js';
 import { ScriptBatcher } from './script-batcher.js';
 
-/** Codes of add-requests.lua (1 = already present). */
-const ADDED = 0;
-const PRESENT_HANDLED = 2;
-const FILTERED = 3;
+/** Codes of add-requests.lua (src/lua/reply-codes.json). */
+const { ADDED, HANDLED: PRESENT_HANDLED, FILTERED } = ADD_REPLY;
 
 const MAX_LOCK_LIMIT = 1000;
 const CACHE_LIMIT = 2000;

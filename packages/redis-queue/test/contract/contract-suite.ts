@@ -7,7 +7,7 @@ import { LockLostError } from '../../src/errors/lock-lost-error.js';
 import { RequestAlreadyHandledError } from '../../src/errors/request-already-handled-error.js';
 import { RequestNotFoundError } from '../../src/errors/request-not-found-error.js';
 import { InvalidRequestError } from '../../src/errors/invalid-request-error.js';
-import { clusterSlot } from '../../src/redis/cluster-slot.js';
+import { slotOf } from '@crawlee-distributed/redis-kit';
 import { queueKeys } from '../../src/redis/keys.js';
 import { createBackend, type BackendKind, type TestBackend } from '../helpers/backends.js';
 import { createWorld, names, req, type QueueWorld } from '../helpers/world.js';
@@ -349,7 +349,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       await c.listAndLockHead({ limit: 1, lockSecs: 60 });
       const keys = queueKeys(w.keyPrefix, w.name);
       expect(keys.tag).toBe(`{${w.keyPrefix}:rq:${w.name}}`);
-      expect(new Set(keys.all.map(clusterSlot)).size).toBe(1);
+      expect(new Set(keys.all.map(slotOf)).size).toBe(1);
       for (const key of keys.all) expect(key.startsWith(keys.tag)).toBe(true);
       if (!backend.isCluster) {
         const [, found] = await w.redis.scan('0', 'MATCH', `*${w.keyPrefix}*`, 'COUNT', 100000);
