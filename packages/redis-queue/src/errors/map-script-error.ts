@@ -15,7 +15,7 @@ const BY_NAME: Record<ErrorReplyName, ReplyErrorFactory<RedisQueueError>> = {
   LOCKED_BY_OTHER: (detail, cause) => new LockLostError(detail, true, { cause }),
   // validate-plan.ts rejects bad plans before the script; this is the script's own check of the same input.
   BAD_PLAN: (detail, cause) =>
-    new InvalidOptionsError(`enqueue filter plan is not valid (${detail}); the dedup store does not follow enqueue-filter-seam@1`, { cause }),
+    new InvalidOptionsError(`${detail}: the enqueue filter plan is not valid; the dedup store does not follow enqueue-filter-seam@1`, { cause }),
 };
 
 const BY_CODE: Record<string, ReplyErrorFactory<RedisQueueError>> = Object.fromEntries(
