@@ -6,7 +6,7 @@ export { RedisBloomDedupStore, type RedisBloomDedupStoreOptions } from './redis/
 export { RedisSetDedupStore, type RedisSetDedupStoreOptions } from './redis/redis-set-dedup-store.js';
 export { DEFAULT_CONNECT_TIMEOUT_SECS, type RedisConnection } from './redis/connection.js';
 export { bloomKeys, type BloomKeys } from './redis/bloom-keys.js';
-export { hashSlot, hashTagOf } from './redis/hash-slot.js';
+export { hashTagOf, slotOf } from '@crawlee-distributed/redis-kit';
 export {
   bloomParameters,
   estimatedFalsePositiveRate,
@@ -31,6 +31,7 @@ export {
   ENQUEUE_FILTER_SINK,
   ENQUEUE_FILTER_SOURCE,
   UNIQUE_KEY_TRANSFORM,
+  type AttachEnqueueFilterOptions,
   type EnqueueFilterOp,
   type EnqueueFilterPlan,
   type EnqueueFilterRequest,
@@ -39,3 +40,4 @@ export {
 } from './enqueue-filter.js';
 export * from './errors/index.js';
 export type { FilterTooLargeDetail } from './errors/filter-too-large-error.js';
+export { PACKAGE_VERSION } from './version.js';

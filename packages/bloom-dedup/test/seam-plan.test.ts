@@ -5,7 +5,7 @@ import {
   DEDUP_STATE,
   ENQUEUE_FILTER_SINK,
   ENQUEUE_FILTER_SOURCE,
-  hashSlot,
+  slotOf,
   RedisBloomDedupStore,
   RedisSetDedupStore,
   withDedup,
@@ -31,7 +31,7 @@ describe('enqueue-filter plans, run through a test Lua runner on real Redis', ()
     const store = await RedisBloomDedupStore.open({ redis, key: `{${prefix}}:bloom`, capacity: 10_000, errorRate: 1e-6, blocks: 2 });
     const source = store[ENQUEUE_FILTER_SOURCE];
     expect(source.redis).toBe(redis);
-    expect(new Set(source.enqueueFilterKeys().map(hashSlot)).size).toBe(1);
+    expect(new Set(source.enqueueFilterKeys().map(slotOf)).size).toBe(1);
     const viaPlan = fps('plan', 0, 100);
     const plan = source.planEnqueueFilter(viaPlan);
     expect(plan.ops).toHaveLength(100);
