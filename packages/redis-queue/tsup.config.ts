@@ -5,12 +5,12 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
-  dts: { resolve: ['@crawlee-distributed/redis-kit'] },
+  dts: { resolve: [/^@crawlee-distributed\/redis-kit/] },
   clean: true,
   sourcemap: true,
   target: 'node20',
   // The private kit is bundled (code and types): the tarball never depends on it.
-  noExternal: ['@crawlee-distributed/redis-kit'],
+  noExternal: [/^@crawlee-distributed\/redis-kit/],
   // Lua with `--- @include` resolved, the same resolver vitest uses (test-utils' vitest plugin).
   esbuildPlugins: [luaIncludesPlugin()],
   define: packageVersionDefine(fileURLToPath(new URL('.', import.meta.url))),

@@ -27,17 +27,7 @@ export {
   type WithDedupOptions,
 } from './queue/with-dedup.js';
 export { DEDUP_FILTERED_STAT, linkDedupStatistics } from './queue/dedup-statistics.js';
-export {
-  ENQUEUE_FILTER_SINK,
-  ENQUEUE_FILTER_SOURCE,
-  UNIQUE_KEY_TRANSFORM,
-  type AttachEnqueueFilterOptions,
-  type EnqueueFilterOp,
-  type EnqueueFilterPlan,
-  type EnqueueFilterRequest,
-  type EnqueueFilterSink,
-  type EnqueueFilterSource,
-} from './enqueue-filter.js';
+export * from './enqueue-filter.js';
 export * from './errors/index.js';
 export type { FilterTooLargeDetail } from './errors/filter-too-large-error.js';
 export { PACKAGE_VERSION } from './version.js';

@@ -1,6 +1,6 @@
 /**
- * @crawlee-distributed/redis-kit: the Redis plumbing the published packages share. Private; each package bundles
- * it at build time (tsup `noExternal`), so nothing here is a runtime dependency of a tarball.
+ * @crawlee-distributed/redis-kit: the Redis plumbing the published packages share. Private; each package bundles it at build
+ * time (tsup `noExternal`), so nothing here is a runtime dependency of a tarball.
  * @packageDocumentation
  */
 export { hashTagOf, hasHashTag, sameSlotKey, slotOf } from './slot/hash-slot.js';

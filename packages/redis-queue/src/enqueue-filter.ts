@@ -6,6 +6,7 @@
 export {
   ENQUEUE_FILTER_SINK,
   ENQUEUE_FILTER_SOURCE,
+  UNIQUE_KEY_TRANSFORM,
   type AttachEnqueueFilterOptions,
   type EnqueueFilterOp,
   type EnqueueFilterPlan,

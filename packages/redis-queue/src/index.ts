@@ -24,15 +24,6 @@ export { parseStartUrlItem, type ParsedFeedItem } from './feed/parse-start-url.j
 export { queueKeys, queueIndexKey, defaultStartUrlsKey, type QueueKeys } from './redis/keys.js';
 export { hashTagOf, slotOf } from '@crawlee-distributed/redis-kit';
 export type { RedisConnection, RedisConnectionOption } from './redis/connection.js';
-export {
-  ENQUEUE_FILTER_SINK,
-  ENQUEUE_FILTER_SOURCE,
-  type AttachEnqueueFilterOptions,
-  type EnqueueFilterOp,
-  type EnqueueFilterRequest,
-  type EnqueueFilterPlan,
-  type EnqueueFilterSink,
-  type EnqueueFilterSource,
-} from './enqueue-filter.js';
+export * from './enqueue-filter.js';
 export * from './errors/index.js';
 export { PACKAGE_VERSION } from './version.js';

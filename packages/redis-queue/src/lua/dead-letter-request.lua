@@ -13,20 +13,13 @@
   Returns 1 when moved, 0 otherwise.
 ]]
 --- @include "redis-time"
+--- @include "unindex-request"
 local now = redisNowMs(ARGV[4])
 local id = ARGV[1]
 local raw = redis.call('HGET', KEYS[2], id)
 if raw ~= ARGV[2] then return 0 end
 redis.call('HDEL', KEYS[2], id)
-if redis.call('ZREM', KEYS[3], id) == 1 then
-  redis.call('HINCRBY', KEYS[1], 'pending', -1)
-else
-  redis.call('HINCRBY', KEYS[1], 'handled', -1)
-end
-redis.call('HINCRBY', KEYS[1], 'total', -1)
-redis.call('ZREM', KEYS[4], id)
-redis.call('ZREM', KEYS[5], id)
-redis.call('HDEL', KEYS[6], id)
+unindexRequest(id)
 redis.call('HSET', KEYS[7], id, raw)
 redis.call('HSET', KEYS[8], id, cjson.encode({ reason = ARGV[3], source = 'queue', at = now }))
 return 1
