@@ -17,7 +17,8 @@
   ARGV[3] enqueue filter plan as JSON, '' when no filter is attached
   ARGV[4..] triples: request id, request JSON, handled ('1' when the request arrives already handled)
 
-  Returns one code per request: 0 added, 1 already present, 2 already present and handled, 3 rejected by the filter.
+  Returns one code per request (src/lua/reply-codes.json): ADD_ADDED, ADD_PRESENT, ADD_HANDLED (already present and
+  handled), ADD_FILTERED (rejected by the filter). Error: ERR_BAD_PLAN.
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"

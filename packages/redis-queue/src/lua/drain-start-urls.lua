@@ -13,8 +13,8 @@
   ARGV[3..] quadruples: raw item bytes, kind ('r' request | 'd' dead letter), request id (or ''),
             request JSON (for 'r') or reason (for 'd')
 
-  Returns -1 when the feed head changed (nothing done; the caller retries), else one code per item:
-  0 added, 1 already present, 2 already handled, 4 dead-lettered.
+  Returns FEED_HEAD_CHANGED when the feed head changed (nothing done; the caller retries), else one code per item
+  (src/lua/reply-codes.json): ADD_ADDED, ADD_PRESENT, ADD_HANDLED, ADD_DEAD_LETTERED.
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"

@@ -17,7 +17,7 @@
       otherwise): the expiry counts from the lock's expiry without them
 
   Returns one entry per request, in order: the new lock expiry in ms (Redis time), or the error as a string
-  'RQ_CODE detail' with RQ_NOT_FOUND, RQ_HANDLED, RQ_NOT_LOCKED or RQ_LOCKED_BY_OTHER.
+  '<code> detail' with ERR_NOT_FOUND, ERR_HANDLED, ERR_NOT_LOCKED or ERR_LOCKED_BY_OTHER (src/lua/reply-codes.json).
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"

@@ -9,8 +9,8 @@
   ARGV[3] the bytes to store ('' to store the original raw bytes)
   ARGV[4] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
 
-  Returns 1 when requeued, 0 when the dead letter does not exist, 2 when the request id is already in the queue
-  (the dead letter is removed: the queue already holds that request).
+  Returns REQUEUE_REQUEUED, REQUEUE_MISSING (no such dead letter) or REQUEUE_ALREADY_QUEUED (the request id is in the queue
+  already; the dead letter is removed). Values: src/lua/reply-codes.json.
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
