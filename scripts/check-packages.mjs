@@ -31,6 +31,14 @@ const packages = readdirSync(join(root, 'packages'))
   .filter((dir) => existsSync(join(dir, 'package.json')))
   .map((dir) => ({ dir, json: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
   .filter(({ json }) => !json.private);
+const privateNames = new Set(
+  ['packages', 'examples']
+    .flatMap((top) => readdirSync(join(root, top)).map((dir) => join(root, top, dir, 'package.json')))
+    .filter((file) => existsSync(file))
+    .map((file) => JSON.parse(readFileSync(file, 'utf8')))
+    .filter((manifest) => manifest.private)
+    .map((manifest) => manifest.name),
+);
 
 for (const { dir, json } of packages) {
   console.log(`${json.name}@${json.version}`);
@@ -47,6 +55,19 @@ for (const { dir, json } of packages) {
   });
   if (!tarball) continue;
   check('publint (tarball)', () => run(bin('publint'), ['run', tarball, '--strict'], dir));
+  // Private workspace packages (the bundled redis-kit, test-utils) are never a runtime dependency of a tarball, and
+  // no built file imports one: they exist only in this repository.
+  check('no private workspace package in dependencies or dist/', () => {
+    const runtime = { ...json.dependencies, ...json.peerDependencies, ...json.optionalDependencies };
+    const named = Object.keys(runtime).filter((name) => privateNames.has(name));
+    if (named.length > 0) throw new Error(`depends on private ${named.join(', ')}`);
+    const listing = run('tar', ['-tzf', tarball], dir).split('\n').filter((f) => /^package\/dist\/.*\.(c?js|d\.c?ts)$/.test(f));
+    for (const file of listing) {
+      const text = readFileSync(join(dir, file.slice('package/'.length)), 'utf8');
+      const hit = [...privateNames].find((name) => text.includes(`'${name}`) || text.includes(`"${name}`));
+      if (hit) throw new Error(`${file} imports the private package ${hit}; bundle it (tsup noExternal + dts.resolve)`);
+    }
+  });
   check('attw (tarball, node16 + bundler)', () => run(bin('attw'), [tarball, '--profile', 'node16'], dir));
   const subpaths = Object.keys(json.exports ?? { '.': null }).filter((p) => p !== './package.json');
   for (const sub of subpaths) {

@@ -32,3 +32,4 @@ export { DEDUP_FILTERED_STAT } from './queue/dedup-statistics.js';
 export * from './errors/index.js';
 export { ForgetUnsupportedError } from './errors/forget-unsupported-error.js';
 export type { FilterTooLargeDetail } from './errors/filter-too-large-error.js';
+export { PACKAGE_VERSION } from './version.js';

@@ -6,7 +6,7 @@
 export { MAX_MEMORY_BITS } from './memory/memory-bloom-dedup-store.js';
 export { DEFAULT_CONNECT_TIMEOUT_SECS } from './redis/connection.js';
 export { bloomKeys, type BloomKeys } from './redis/bloom-keys.js';
-export { hashSlot, hashTagOf } from './redis/hash-slot.js';
+export { hashTagOf, slotOf } from '@crawlee-distributed/redis-kit';
 export { MAX_REDIS_BLOCK_BITS, MAX_BLOCKS } from './bloom/parameters.js';
 export { INDEX_SCHEME, bitOffsets, bitPosition, digestBytes, digestHex, isSha1Hex } from './bloom/bit-indexes.js';
 export { linkDedupStatistics } from './queue/dedup-statistics.js';

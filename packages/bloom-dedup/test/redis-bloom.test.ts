@@ -10,7 +10,8 @@ import {
   RedisScriptError,
   ForgetUnsupportedError,
 } from '../src/index.js';
-import { SCRIPT_VERSION } from '../src/redis/scripts.js';
+import { commandName } from '../src/redis/scripts.js';
+import { PACKAGE_VERSION } from '../src/version.js';
 import { chunks, connect, deleteKeys, fp, fps, redisUrl, testKey } from './helpers.js';
 
 for (const protocol of [3, 2] as const) {
@@ -139,7 +140,8 @@ for (const protocol of [3, 2] as const) {
       expect((error as RedisScriptError).code).toBe('REDIS_SCRIPT_ERROR');
       expect((error as Error).message).toMatch(/WRONGTYPE/);
       const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-      expect(SCRIPT_VERSION).toBe(version.replace(/\./g, '_'));
+      expect(PACKAGE_VERSION).toBe(version);
+      expect(commandName('bloomAdd')).toBe(`bdBloomAdd_${version.replace(/\W/g, '_')}`);
     });
 
     it('a string URL makes the store open and close its own connection', async () => {

@@ -2,7 +2,7 @@ import { startRedisCluster, type RedisClusterHandle } from '@crawlee-distributed
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBloomDedupStore, RedisSetDedupStore } from '../src/index.js';
-import { hashSlot } from '../src/internal.js';
+import { slotOf } from '../src/internal.js';
 import { chunks, fp, fps } from './helpers.js';
 
 describe('Redis stores on a local 3-master cluster', () => {
@@ -20,11 +20,11 @@ describe('Redis stores on a local 3-master cluster', () => {
 
   it('spreads the blocks of an untagged key over the masters; one script call per slot', async () => {
     const store = await RedisBloomDedupStore.open({ redis: clients[0]!, key: 'spread', capacity: 40_000, errorRate: 1e-3, blocks: 8 });
-    const slots = new Set(store.keys.blocks.map(hashSlot));
+    const slots = new Set(store.keys.blocks.map(slotOf));
     expect(slots.size).toBe(8);
     // Our CRC16 slot function agrees with the server's.
     for (const block of [...store.keys.blocks, store.keys.meta]) {
-      expect(Number(await clients[0]!.call('CLUSTER', 'KEYSLOT', block))).toBe(hashSlot(block));
+      expect(Number(await clients[0]!.call('CLUSTER', 'KEYSLOT', block))).toBe(slotOf(block));
     }
     const perNode = await Promise.all(clients[0]!.nodes('master').map((n) => n.dbsize()));
     expect(perNode.filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
@@ -49,7 +49,7 @@ describe('Redis stores on a local 3-master cluster', () => {
 
   it('a tagged key keeps every block in its slot', async () => {
     const store = await RedisBloomDedupStore.open({ redis: clients[0]!, key: '{crawl-42}:bloom', capacity: 40_000, errorRate: 1e-3, blocks: 4 });
-    expect(new Set([...store.keys.blocks, store.keys.meta].map(hashSlot)).size).toBe(1);
+    expect(new Set([...store.keys.blocks, store.keys.meta].map(slotOf)).size).toBe(1);
     expect(await store.add([fp('tag', 1), fp('tag', 2)])).toEqual([true, true]);
     expect((await store.stats()).itemsAdded).toBe(2);
   });

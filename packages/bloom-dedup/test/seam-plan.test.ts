@@ -2,7 +2,7 @@ import { Configuration, MemoryStorage, RequestQueue, Statistics } from 'crawlee'
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEDUP_STATE, RedisBloomDedupStore, RedisSetDedupStore, withDedup, type DedupQueueState } from '../src/index.js';
-import { ENQUEUE_FILTER_SINK, ENQUEUE_FILTER_SOURCE, hashSlot, type EnqueueFilterSink, type EnqueueFilterSource } from '../src/internal.js';
+import { ENQUEUE_FILTER_SINK, ENQUEUE_FILTER_SOURCE, slotOf, type EnqueueFilterSink, type EnqueueFilterSource } from '../src/internal.js';
 import { connect, deleteKeys, fp, fps, redisUrl, testKey } from './helpers.js';
 import { runPlan } from './plan-runner.js';
 
@@ -21,7 +21,7 @@ describe('enqueue-filter plans, run through a test Lua runner on real Redis', ()
     const store = await RedisBloomDedupStore.open({ redis, key: `{${prefix}}:bloom`, capacity: 10_000, errorRate: 1e-6, blocks: 2 });
     const source = store[ENQUEUE_FILTER_SOURCE];
     expect(source.redis).toBe(redis);
-    expect(new Set(source.enqueueFilterKeys().map(hashSlot)).size).toBe(1);
+    expect(new Set(source.enqueueFilterKeys().map(slotOf)).size).toBe(1);
     const viaPlan = fps('plan', 0, 100);
     const plan = source.planEnqueueFilter(viaPlan);
     expect(plan.ops).toHaveLength(100);

@@ -9,7 +9,7 @@ export { QueueScripts } from './queue/queue-scripts.js';
 export { requestIdOf, encodeRequest, decodeRequest } from './queue/request-codec.js';
 export { parseStartUrlItem, type ParsedFeedItem } from './feed/parse-start-url.js';
 export { queueKeys, queueIndexKey } from './redis/keys.js';
-export { clusterSlot, hashTagOf } from './redis/cluster-slot.js';
+export { hashTagOf, slotOf } from '@crawlee-distributed/redis-kit';
 export { commandName } from './redis/scripts.js';
 export { mapScriptError } from './errors/map-script-error.js';
 export {

@@ -1,5 +1,7 @@
-/** Package version; it is part of every Lua command name so two versions on one connection never mix scripts. */
-export const PACKAGE_VERSION = '0.1.0';
+/** Replaced at build time by the version in package.json (tsup and vitest `define`, see the kit's
+ * `packageVersionDefine`); never typed by hand. */
+declare const __PACKAGE_VERSION__: string;
 
-/** Suffix of the ioredis command names (`rqAdd_0_1_0`). */
-export const COMMAND_SUFFIX = `_${PACKAGE_VERSION.replace(/\W/g, '_')}`;
+/** This package's version, from its package.json. It is part of every Lua command name, so two versions on one
+ * connection (a rolling upgrade) never run each other's scripts. */
+export const PACKAGE_VERSION: string = __PACKAGE_VERSION__;

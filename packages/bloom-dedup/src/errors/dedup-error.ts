@@ -1,11 +1,5 @@
-/** Base class of every error this package throws; `code` is stable and safe to switch on. */
-export class DedupError extends Error {
-  /** Stable machine-readable failure kind. */
-  readonly code: string;
+import { CrawleeRedisError } from '@crawlee-distributed/redis-kit';
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.name = new.target.name;
-  }
-}
+/** Base class of every error this package throws except {@link RedisUnreachableError} (shared with
+ * crawlee-redis-queue); all of them extend `CrawleeRedisError`, and `code` is stable and safe to switch on. */
+export class DedupError extends CrawleeRedisError {}

@@ -11,48 +11,22 @@
   ARGV[5 + 2j]          key j's digest: 40 lowercase hex chars
   Returns an array with 1 (new) or 0 (seen) per key.
 
-  Offsets: a = uint64be(hex[1..16]) mod m, b = uint64be(hex[17..32]) mod (m - 1) + 1, bit i = (a + i b) mod m,
-  computed with Horner's rule over 16-bit chunks so every intermediate stays below 2^49 (exact in Lua doubles).
+  Offsets: the kit's bloom-bits fragment (index scheme sha1-km64-v1).
 ]]
+--- @include "bloom-bits"
+--- @include "reply-codes"
 local m = tonumber(ARGV[1])
 local k = tonumber(ARGV[2])
 local counterField = ARGV[3]
 
-local function modhex(h, from, to, mod)
-  local r = 0
-  for i = from, to, 4 do
-    r = (r * 65536 + tonumber(string.sub(h, i, i + 3), 16)) % mod
-  end
-  return r
-end
-
--- One argument table reused for every key: only the offsets change.
-local args = {}
-for i = 0, k - 1 do
-  args[4 * i + 1] = 'SET'
-  args[4 * i + 2] = 'u1'
-  args[4 * i + 4] = 1
-end
-
+local offsets = {}
 local results = {}
 local added = 0
 local n = (#ARGV - 3) / 2
 for j = 0, n - 1 do
   local key = KEYS[tonumber(ARGV[4 + 2 * j])]
-  local h = ARGV[5 + 2 * j]
-  local x = modhex(h, 1, 16, m)
-  local b = modhex(h, 17, 32, m - 1) + 1
-  for i = 0, k - 1 do
-    -- An integer below 2^32 converts to its plain decimal form when passed to redis.call.
-    args[4 * i + 3] = x
-    x = x + b
-    if x >= m then x = x - m end
-  end
-  local old = redis.call('BITFIELD', key, unpack(args))
-  local new = 0
-  for i = 1, k do
-    if old[i] == 0 then new = 1; break end
-  end
+  local new = KEY_SEEN
+  if bloomCheckAndSet(key, bloomOffsets(ARGV[5 + 2 * j], m, k, offsets), k) then new = KEY_NEW end
   results[j + 1] = new
   added = added + new
 end

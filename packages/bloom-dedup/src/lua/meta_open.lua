@@ -11,6 +11,7 @@
   Returns 1 when created, 0 when an existing compatible filter was opened.
   Errors: 'INCOMPATIBLE_FILTER <field> <stored> <requested>'.
 ]]
+--- @include "reply-codes"
 local c = tonumber(ARGV[1])
 local recipe = ARGV[2 * c + 2]
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -19,21 +20,21 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
     local want = ARGV[3 + 2 * i]
     local have = redis.call('HGET', KEYS[1], field)
     if have ~= want then
-      return redis.error_reply('INCOMPATIBLE_FILTER ' .. field .. ' ' .. tostring(have) .. ' ' .. want)
+      return redis.error_reply(ERR_INCOMPATIBLE_FILTER .. ' ' .. field .. ' ' .. tostring(have) .. ' ' .. want)
     end
   end
   local stored = redis.call('HGET', KEYS[1], 'recipe')
   if recipe ~= '' then
     if stored and stored ~= '' and stored ~= recipe then
-      return redis.error_reply('INCOMPATIBLE_FILTER recipe ' .. stored .. ' ' .. recipe)
+      return redis.error_reply(ERR_INCOMPATIBLE_FILTER .. ' recipe ' .. stored .. ' ' .. recipe)
     end
     if not stored or stored == '' then redis.call('HSET', KEYS[1], 'recipe', recipe) end
   end
-  return 0
+  return OPEN_EXISTED
 end
 local fields = {}
 for i = 2, #ARGV do
   if i ~= 2 * c + 2 then fields[#fields + 1] = ARGV[i] end
 end
 redis.call('HSET', KEYS[1], 'recipe', recipe, 'itemsAdded', 0, 'filtered', 0, unpack(fields))
-return 1
+return OPEN_CREATED

@@ -1,4 +1,4 @@
-import { hashTagOf, sameSlotKey } from './hash-slot.js';
+import { hasHashTag, sameSlotKey } from '@crawlee-distributed/redis-kit';
 
 /** Redis keys of one Bloom filter. */
 export interface BloomKeys {
@@ -16,7 +16,7 @@ export interface BloomKeys {
 export function bloomKeys(key: string, blocks: number): BloomKeys {
   const meta = sameSlotKey(key, 'meta');
   if (blocks === 1) return { meta, blocks: [sameSlotKey(key, 'bits')] };
-  const tagged = hashTagOf(key) !== undefined;
+  const tagged = hasHashTag(key);
   return {
     meta,
     blocks: Array.from({ length: blocks }, (_, i) => (tagged ? `${key}:bits:${i}` : `{${key}:${i}}:bits`)),

@@ -14,7 +14,7 @@ import { StoreClosedError } from '../errors/store-closed-error.js';
 import { bloomKeys, type BloomKeys } from './bloom-keys.js';
 import { validateRedisStoreOptions } from './validate-store-options.js';
 import { ConnectionHolder, isCluster, type RedisConnection } from './connection.js';
-import { hashSlot } from './hash-slot.js';
+import { slotOf } from '@crawlee-distributed/redis-kit';
 import { runScript, toBooleans } from './scripts.js';
 
 /** Options of {@link RedisBloomDedupStore}. */
@@ -180,13 +180,13 @@ export class RedisBloomDedupStore implements DedupStore {
   private groups(redis: RedisConnection, keys: readonly string[], withCounter: boolean): CallGroup[] {
     const { digests, blocks } = this.locate(keys);
     const cluster = isCluster(redis);
-    const metaSlot = hashSlot(this.keys.meta);
+    const metaSlot = slotOf(this.keys.meta);
     const bySlot = new Map<number, CallGroup>();
     const maxBatch = this.options.maxBatch ?? 5000;
     const all: CallGroup[] = [];
     for (let i = 0; i < digests.length; i++) {
       const blockKey = this.keys.blocks[blocks[i] as number] as string;
-      const slot = cluster ? hashSlot(blockKey) : 0;
+      const slot = cluster ? slotOf(blockKey) : 0;
       let group = bySlot.get(slot);
       if (!group || group.positions.length >= maxBatch) {
         group = { keys: [], keyIndex: new Map(), positions: [], args: [], withCounter: false };

@@ -3,7 +3,7 @@ import { ENQUEUE_FILTER_SOURCE, type EnqueueFilterPlan, type EnqueueFilterSource
 import { StoreClosedError } from '../errors/store-closed-error.js';
 import { validateRedisStoreOptions } from './validate-store-options.js';
 import { ConnectionHolder, type RedisConnection } from './connection.js';
-import { sameSlotKey } from './hash-slot.js';
+import { sameSlotKey } from '@crawlee-distributed/redis-kit';
 import { runScript, toBooleans } from './scripts.js';
 
 /** Options of {@link RedisSetDedupStore}. */

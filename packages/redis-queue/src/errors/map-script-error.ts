@@ -1,32 +1,34 @@
+import { mapReplyError, type CrawleeRedisError, type ReplyErrorFactory } from '@crawlee-distributed/redis-kit';
+import { ERROR_REPLY, type ErrorReplyName } from '../redis/reply-codes.js';
+import { InvalidOptionsError } from './invalid-options-error.js';
 import { LockLostError } from './lock-lost-error.js';
+import type { RedisQueueError } from './redis-queue-error.js';
 import { RedisScriptError } from './redis-script-error.js';
-import { RedisQueueError } from './redis-queue-error.js';
 import { RequestAlreadyHandledError } from './request-already-handled-error.js';
 import { RequestNotFoundError } from './request-not-found-error.js';
+
+/** One error class per reply code of src/lua/reply-codes.json; a code without an entry does not compile. */
+const BY_NAME: Record<ErrorReplyName, ReplyErrorFactory<RedisQueueError>> = {
+  NOT_FOUND: (detail, cause) => new RequestNotFoundError(detail, { cause }),
+  HANDLED: (detail, cause) => new RequestAlreadyHandledError(detail, { cause }),
+  NOT_LOCKED: (detail, cause) => new LockLostError(`${detail} (its lock expired and was recovered)`, false, { cause }),
+  LOCKED_BY_OTHER: (detail, cause) => new LockLostError(detail, true, { cause }),
+  // validate-plan.ts rejects bad plans before the script; this is the script's own check of the same input.
+  BAD_PLAN: (detail, cause) =>
+    new InvalidOptionsError(`${detail}: the enqueue filter plan is not valid; the dedup store does not follow enqueue-filter-seam@1`, { cause }),
+};
+
+const BY_CODE: Record<string, ReplyErrorFactory<RedisQueueError>> = Object.fromEntries(
+  (Object.keys(BY_NAME) as ErrorReplyName[]).map((name) => [ERROR_REPLY[name], BY_NAME[name]]),
+);
 
 /**
  * The one place where error replies of the Lua scripts (`redis.error_reply('RQ_CODE detail')`) become typed errors.
  *
- * @param error - what ioredis rejected with
+ * @param error - what ioredis rejected with (or a per-request error string of prolong-request-lock.lua)
  * @param context - e.g. `queue "crawl" prolongRequestLock`
- * @returns the typed error to throw
+ * @returns the typed error to throw; an already typed error (e.g. RedisUnreachableError) is returned as it is
  */
-export function mapScriptError(error: unknown, context: string): RedisQueueError {
-  // Already typed (e.g. RedisUnreachableError from the first connect): wrapping would hide its class and code.
-  if (error instanceof RedisQueueError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  const match = /^(RQ_[A-Z_]+) ?(.*)$/s.exec(message);
-  const detail = `${context}: ${match?.[2] ?? message}`;
-  switch (match?.[1]) {
-    case 'RQ_NOT_FOUND':
-      return new RequestNotFoundError(detail, { cause: error });
-    case 'RQ_HANDLED':
-      return new RequestAlreadyHandledError(detail, { cause: error });
-    case 'RQ_NOT_LOCKED':
-      return new LockLostError(`${detail} (its lock expired and was recovered)`, false, { cause: error });
-    case 'RQ_LOCKED_BY_OTHER':
-      return new LockLostError(detail, true, { cause: error });
-    default:
-      return new RedisScriptError(`${detail}`, { cause: error });
-  }
+export function mapScriptError(error: unknown, context: string): RedisQueueError | CrawleeRedisError {
+  return mapReplyError(error, context, BY_CODE, (detail, cause) => new RedisScriptError(detail, { cause }));
 }

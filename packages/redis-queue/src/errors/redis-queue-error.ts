@@ -1,16 +1,5 @@
-/** Base class of every error this package throws; `code` is stable and meant for programs. */
-export class RedisQueueError extends Error {
-  /** Stable machine-readable code, e.g. `'LOCK_LOST'`. */
-  readonly code: string;
+import { CrawleeRedisError } from '@crawlee-distributed/redis-kit';
 
-  /**
-   * @param code - stable machine-readable code
-   * @param message - what happened and what to do
-   * @param options - standard `ErrorOptions` (`cause`)
-   */
-  constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-  }
-}
+/** Base class of every error this package throws except {@link RedisUnreachableError} (which is shared with
+ * crawlee-bloom-dedup); all of them extend `CrawleeRedisError`, and `code` is stable and meant for programs. */
+export class RedisQueueError extends CrawleeRedisError {}

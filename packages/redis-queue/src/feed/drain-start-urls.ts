@@ -3,7 +3,7 @@ import type { AddPath, FeedEntry } from '../queue/add-path.js';
 import type { StartUrlFeedSettings } from '../queue/queue-context.js';
 import type { QueueScripts } from '../queue/queue-scripts.js';
 import { ADD_DEAD_LETTERED } from '../queue/reply-codes.js';
-import { hashTagOf } from '../redis/cluster-slot.js';
+import { hashTagOf } from '@crawlee-distributed/redis-kit';
 import { isCluster } from '../redis/connection.js';
 import { parseStartUrlItem } from './parse-start-url.js';
 

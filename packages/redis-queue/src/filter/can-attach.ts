@@ -1,5 +1,5 @@
 import type { EnqueueFilterSource } from '../enqueue-filter.js';
-import { clusterSlot } from '../redis/cluster-slot.js';
+import { slotOf } from '@crawlee-distributed/redis-kit';
 import { isCluster, type RedisConnection } from '../redis/connection.js';
 
 interface ServerAddress {
@@ -40,8 +40,8 @@ export function canAttachEnqueueFilter(queueRedis: RedisConnection, queueTag: st
     if (!same) return false;
   }
   if (isCluster(queueRedis)) {
-    const slot = clusterSlot(queueTag);
-    return source.enqueueFilterKeys().every((key) => clusterSlot(key) === slot);
+    const slot = slotOf(queueTag);
+    return source.enqueueFilterKeys().every((key) => slotOf(key) === slot);
   }
   return true;
 }

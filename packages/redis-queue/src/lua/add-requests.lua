@@ -4,9 +4,9 @@
   step. Every way a request enters the queue runs this script: addRequest / batchAddRequests, and the start-URL feed
   (scrapy-redis `<name>:start_urls`), whose items get the same filter ops as any other request.
 
-  Feed step (optional, ARGV[4] ~= '0'): the entries are items read from the left of a feed list. In check mode ('1')
+  Feed step (optional, ARGV[4] ~= FEED_STEP_NONE): the entries are items read from the left of a feed list. In check mode (FEED_STEP_CHECK)
   the script first verifies that the feed still starts with exactly these raw items and trims them in the same step,
-  so no item is lost or taken twice; in popped mode ('2') the caller already popped them (feed on another Cluster
+  so no item is lost or taken twice; in popped mode (FEED_STEP_POPPED) the caller already popped them (feed on another Cluster
   slot). Feed items that could not be parsed become dead letters with the reason.
 
   KEYS[1] meta      HASH  queue metadata and counters (total, pending, handled, seq, deadSeq, ...)
@@ -23,30 +23,34 @@
   ARGV[1] forefront: '1' puts new requests at the head (newest forefront first), '0' at the tail
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   ARGV[3] enqueue filter plan as JSON, '' when no filter is attached (ops[i] belongs to the i-th request entry)
-  ARGV[4] feed step: '0' none, '1' check and trim the feed list, '2' items already popped
+  ARGV[4] feed step (reply-codes.json feedStep): FEED_STEP_NONE, FEED_STEP_CHECK (check and trim the feed list),
+          FEED_STEP_POPPED (items already popped)
   ARGV[5..] without a feed step, triples: request id, request JSON, handled ('1' when it arrives already handled);
             with a feed step, quadruples: raw item bytes, kind ('r' request | 'd' dead letter), request id (or ''),
             request JSON (for 'r') or reason (for 'd')
 
-  Returns -1 when the feed head changed (nothing done; the caller retries), else one code per entry:
-  0 added, 1 already present, 2 already present and handled, 3 rejected by the filter, 4 dead-lettered (feed).
+  Returns FEED_HEAD_CHANGED when the feed head changed (nothing done; the caller retries), else one code per entry
+  (src/lua/reply-codes.json): ADD_ADDED, ADD_PRESENT, ADD_HANDLED (already present and handled), ADD_FILTERED
+  (rejected by the filter), ADD_DEAD_LETTERED (feed item that could not be read). Error: ERR_BAD_PLAN.
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[2])
+--- @include "redis-time"
+--- @include "reply-codes"
+--- @include "bloom-bits"
+local now = redisNowMs(ARGV[2])
 local forefront = ARGV[1] == '1'
 local plan = nil
 if ARGV[3] ~= '' then plan = cjson.decode(ARGV[3]) end
-local feedStep = ARGV[4]
+local feedStep = tonumber(ARGV[4])
 local width = 3
-if feedStep ~= '0' then width = 4 end
+if feedStep ~= FEED_STEP_NONE then width = 4 end
 local n = (#ARGV - 4) / width
 
-if feedStep == '1' then
+if feedStep == FEED_STEP_CHECK then
   local feedKey = KEYS[#KEYS]
   local head = redis.call('LRANGE', feedKey, 0, n - 1)
-  if #head ~= n then return -1 end
+  if #head ~= n then return FEED_HEAD_CHANGED end
   for i = 1, n do
-    if head[i] ~= ARGV[4 + 4 * (i - 1) + 1] then return -1 end
+    if head[i] ~= ARGV[4 + 4 * (i - 1) + 1] then return FEED_HEAD_CHANGED end
   end
   redis.call('LTRIM', feedKey, n, -1)
 end
@@ -55,27 +59,11 @@ end
 local function applyOp(op)
   local key = KEYS[9 + op.key]
   if op.type == 'bits' then
-    local get = {}
-    for _, o in ipairs(op.offsets) do
-      get[#get + 1] = 'GET'; get[#get + 1] = 'u1'; get[#get + 1] = o
-    end
-    local bits = redis.call('BITFIELD', key, unpack(get))
-    local isNew = false
-    for _, b in ipairs(bits) do
-      if b == 0 then isNew = true; break end
-    end
-    if isNew then
-      local set = {}
-      for _, o in ipairs(op.offsets) do
-        set[#set + 1] = 'SET'; set[#set + 1] = 'u1'; set[#set + 1] = o; set[#set + 1] = 1
-      end
-      redis.call('BITFIELD', key, unpack(set))
-    end
-    return isNew
+    return bloomCheckAndSet(key, op.offsets)
   elseif op.type == 'member' then
     return redis.call('SADD', key, op.member) == 1
   end
-  return redis.error_reply('RQ_BAD_PLAN unknown op type ' .. tostring(op.type))
+  return redis.error_reply(ERR_BAD_PLAN .. ' unknown op type ' .. tostring(op.type))
 end
 
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
@@ -95,7 +83,7 @@ for i = 1, n do
     local deadId = 'feed-' .. redis.call('HINCRBY', KEYS[1], 'deadSeq', 1)
     redis.call('HSET', KEYS[7], deadId, raw)
     redis.call('HSET', KEYS[8], deadId, cjson.encode({ reason = json, source = 'feed', at = now }))
-    res[i] = 4
+    res[i] = ADD_DEAD_LETTERED
   else
     requestIndex = requestIndex + 1
     local present = redis.call('HEXISTS', KEYS[2], id) == 1
@@ -110,9 +98,9 @@ for i = 1, n do
       end
     end
     if present then
-      if redis.call('ZSCORE', KEYS[3], id) then res[i] = 1 else res[i] = 2 end
+      if redis.call('ZSCORE', KEYS[3], id) then res[i] = ADD_PRESENT else res[i] = ADD_HANDLED end
     elseif filtered then
-      res[i] = 3
+      res[i] = ADD_FILTERED
       nFiltered = nFiltered + 1
     else
       redis.call('HSET', KEYS[2], id, json)
@@ -126,7 +114,7 @@ for i = 1, n do
         redis.call('ZADD', KEYS[4], score, id)
         addedPending = addedPending + 1
       end
-      res[i] = 0
+      res[i] = ADD_ADDED
     end
   end
 end

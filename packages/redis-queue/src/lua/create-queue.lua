@@ -9,8 +9,8 @@
 
   Returns 1 when created, 0 when it already existed.
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[3])
+--- @include "redis-time"
+local now = redisNowMs(ARGV[3])
 local created = redis.call('HSETNX', KEYS[1], 'id', ARGV[1])
 if ARGV[2] ~= '' then redis.call('HSETNX', KEYS[1], 'name', ARGV[2]) end
 redis.call('HSETNX', KEYS[1], 'createdAt', now)

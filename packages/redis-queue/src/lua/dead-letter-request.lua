@@ -10,23 +10,17 @@
   ARGV[3] reason (human readable)
   ARGV[4] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
 
-  Returns 1 when moved, 0 otherwise.
+  Returns DEAD_LETTER_MOVED when moved, DEAD_LETTER_SKIPPED otherwise (src/lua/reply-codes.json).
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[4])
+--- @include "redis-time"
+--- @include "reply-codes"
+--- @include "unindex-request"
+local now = redisNowMs(ARGV[4])
 local id = ARGV[1]
 local raw = redis.call('HGET', KEYS[2], id)
-if raw ~= ARGV[2] then return 0 end
+if raw ~= ARGV[2] then return DEAD_LETTER_SKIPPED end
 redis.call('HDEL', KEYS[2], id)
-if redis.call('ZREM', KEYS[3], id) == 1 then
-  redis.call('HINCRBY', KEYS[1], 'pending', -1)
-else
-  redis.call('HINCRBY', KEYS[1], 'handled', -1)
-end
-redis.call('HINCRBY', KEYS[1], 'total', -1)
-redis.call('ZREM', KEYS[4], id)
-redis.call('ZREM', KEYS[5], id)
-redis.call('HDEL', KEYS[6], id)
+unindexRequest(id)
 redis.call('HSET', KEYS[7], id, raw)
 redis.call('HSET', KEYS[8], id, cjson.encode({ reason = ARGV[3], source = 'queue', at = now }))
-return 1
+return DEAD_LETTER_MOVED

@@ -10,15 +10,11 @@
 
   Returns 1 when a lock was released, 0 otherwise.
 ]]
+--- @include "release-lock"
 local id = ARGV[1]
 if redis.call('HGET', KEYS[6], id) ~= ARGV[2] then return 0 end
-redis.call('ZREM', KEYS[5], id)
-redis.call('HDEL', KEYS[6], id)
-local order = redis.call('ZSCORE', KEYS[3], id)
-if not order then return 0 end
-if ARGV[3] == '1' then
-  order = -redis.call('HINCRBY', KEYS[1], 'seq', 1)
-  redis.call('ZADD', KEYS[3], order, id)
+if ARGV[3] == '1' and redis.call('ZSCORE', KEYS[3], id) then
+  redis.call('ZADD', KEYS[3], -redis.call('HINCRBY', KEYS[1], 'seq', 1), id)
 end
-redis.call('ZADD', KEYS[4], order, id)
-return 1
+if releaseLock(id) then return 1 end
+return 0

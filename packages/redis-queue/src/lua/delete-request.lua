@@ -8,18 +8,11 @@
 
   Returns 1 when the request existed, 0 otherwise.
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[2])
+--- @include "redis-time"
+--- @include "unindex-request"
+local now = redisNowMs(ARGV[2])
 local id = ARGV[1]
 if redis.call('HDEL', KEYS[2], id) == 0 then return 0 end
-if redis.call('ZREM', KEYS[3], id) == 1 then
-  redis.call('HINCRBY', KEYS[1], 'pending', -1)
-else
-  redis.call('HINCRBY', KEYS[1], 'handled', -1)
-end
-redis.call('HINCRBY', KEYS[1], 'total', -1)
-redis.call('ZREM', KEYS[4], id)
-redis.call('ZREM', KEYS[5], id)
-redis.call('HDEL', KEYS[6], id)
+unindexRequest(id)
 redis.call('HSET', KEYS[1], 'modifiedAt', now)
 return 1

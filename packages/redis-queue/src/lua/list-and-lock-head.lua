@@ -15,19 +15,15 @@
   Returns { queueHasLockedRequests (0|1), hadMultipleClients (0|1), now (ms), modifiedAt (ms or ''),
             id1, json1, id2, json2, ... }
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[4])
+--- @include "redis-time"
+--- @include "release-lock"
+local now = redisNowMs(ARGV[4])
 local limit = tonumber(ARGV[1])
 local lockExpiresAt = now + tonumber(ARGV[2])
 local clientKey = ARGV[3]
 
 local expired = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now, 'LIMIT', 0, tonumber(ARGV[5]))
-for _, id in ipairs(expired) do
-  local order = redis.call('ZSCORE', KEYS[3], id)
-  if order then redis.call('ZADD', KEYS[4], order, id) end
-  redis.call('ZREM', KEYS[5], id)
-  redis.call('HDEL', KEYS[6], id)
-end
+for _, id in ipairs(expired) do releaseLock(id) end
 
 local out = { 0, 0, now, '' }
 local ids = {}

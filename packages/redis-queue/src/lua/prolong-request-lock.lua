@@ -17,10 +17,11 @@
       otherwise): the expiry counts from the lock's expiry without them
 
   Returns one entry per request, in order: the new lock expiry in ms (Redis time), or the error as a string
-  'RQ_CODE detail' with RQ_NOT_FOUND, RQ_HANDLED, RQ_NOT_LOCKED or RQ_LOCKED_BY_OTHER.
+  '<code> detail' with ERR_NOT_FOUND, ERR_HANDLED, ERR_NOT_LOCKED or ERR_LOCKED_BY_OTHER (src/lua/reply-codes.json).
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[2])
+--- @include "redis-time"
+--- @include "reply-codes"
+local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
 local out = {}
 for i = 3, #ARGV, 5 do
@@ -42,13 +43,13 @@ for i = 3, #ARGV, 5 do
     end
     out[#out + 1] = expiresAt
   elseif redis.call('HEXISTS', KEYS[2], id) == 0 then
-    out[#out + 1] = 'RQ_NOT_FOUND request ' .. id .. ' is not in the queue'
+    out[#out + 1] = ERR_NOT_FOUND .. ' request ' .. id .. ' is not in the queue'
   elseif not redis.call('ZSCORE', KEYS[3], id) then
-    out[#out + 1] = 'RQ_HANDLED request ' .. id .. ' has already been handled'
+    out[#out + 1] = ERR_HANDLED .. ' request ' .. id .. ' has already been handled'
   elseif not owner then
-    out[#out + 1] = 'RQ_NOT_LOCKED request ' .. id .. ' is not locked'
+    out[#out + 1] = ERR_NOT_LOCKED .. ' request ' .. id .. ' is not locked'
   else
-    out[#out + 1] = 'RQ_LOCKED_BY_OTHER request ' .. id .. ' is locked by another client'
+    out[#out + 1] = ERR_LOCKED_BY_OTHER .. ' request ' .. id .. ' is locked by another client'
   end
 end
 return out

@@ -9,8 +9,8 @@
 
   Returns the number of requests that were in the queue.
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
+--- @include "redis-time"
+local now = redisNowMs(ARGV[1])
 local total = redis.call('HLEN', KEYS[2])
 redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
 if ARGV[2] == '1' then

@@ -7,8 +7,8 @@
 
   Returns { exists (0|1), total, pending, handled, locked (unexpired locks), deadLetters, expiredLocks }
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
+--- @include "redis-time"
+local now = redisNowMs(ARGV[1])
 local m = redis.call('HMGET', KEYS[1], 'total', 'pending', 'handled')
 local exists = redis.call('EXISTS', KEYS[1])
 local locked = redis.call('ZCOUNT', KEYS[5], '(' .. now, '+inf')

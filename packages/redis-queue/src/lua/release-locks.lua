@@ -9,17 +9,10 @@
 
   Returns the number of locks released.
 ]]
+--- @include "release-lock"
 local released = 0
 for i = 2, #ARGV do
   local id = ARGV[i]
-  if redis.call('HGET', KEYS[6], id) == ARGV[1] then
-    redis.call('ZREM', KEYS[5], id)
-    redis.call('HDEL', KEYS[6], id)
-    local order = redis.call('ZSCORE', KEYS[3], id)
-    if order then
-      redis.call('ZADD', KEYS[4], order, id)
-      released = released + 1
-    end
-  end
+  if redis.call('HGET', KEYS[6], id) == ARGV[1] and releaseLock(id) then released = released + 1 end
 end
 return released

@@ -9,17 +9,18 @@
   ARGV[3] the bytes to store ('' to store the original raw bytes)
   ARGV[4] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
 
-  Returns 1 when requeued, 0 when the dead letter does not exist, 2 when the request id is already in the queue
-  (the dead letter is removed: the queue already holds that request).
+  Returns REQUEUE_REQUEUED, REQUEUE_MISSING (no such dead letter) or REQUEUE_ALREADY_QUEUED (the request id is in the queue
+  already; the dead letter is removed). Values: src/lua/reply-codes.json.
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[4])
+--- @include "redis-time"
+--- @include "reply-codes"
+local now = redisNowMs(ARGV[4])
 local raw = redis.call('HGET', KEYS[7], ARGV[1])
-if not raw then return 0 end
+if not raw then return REQUEUE_MISSING end
 redis.call('HDEL', KEYS[7], ARGV[1])
 redis.call('HDEL', KEYS[8], ARGV[1])
 local id = ARGV[2]
-if redis.call('HEXISTS', KEYS[2], id) == 1 then return 2 end
+if redis.call('HEXISTS', KEYS[2], id) == 1 then return REQUEUE_ALREADY_QUEUED end
 if ARGV[3] ~= '' then raw = ARGV[3] end
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('HSET', KEYS[2], id, raw)
@@ -28,4 +29,4 @@ redis.call('ZADD', KEYS[4], seq, id)
 redis.call('HINCRBY', KEYS[1], 'total', 1)
 redis.call('HINCRBY', KEYS[1], 'pending', 1)
 redis.call('HSET', KEYS[1], 'modifiedAt', now)
-return 1
+return REQUEUE_REQUEUED

@@ -19,8 +19,9 @@
 
   Returns two entries per request, in order: wasAlreadyPresent (0|1), wasAlreadyHandled (0|1).
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[2])
+--- @include "redis-time"
+--- @include "release-lock"
+local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
 local out = {}
 -- Pending -> handled moves of this batch, added to the counters once at the end.
@@ -77,13 +78,8 @@ for i = 3, #ARGV, 4 do
     else
       local owner = redis.call('HGET', KEYS[6], id)
       if not owner or owner == clientKey then
-        redis.call('ZREM', KEYS[5], id)
-        redis.call('HDEL', KEYS[6], id)
-        if forefront then
-          order = newOrder(true)
-          redis.call('ZADD', KEYS[3], order, id)
-        end
-        redis.call('ZADD', KEYS[4], order, id)
+        if forefront then redis.call('ZADD', KEYS[3], newOrder(true), id) end
+        releaseLock(id)
       end
       out[#out + 1] = 1
       out[#out + 1] = 0

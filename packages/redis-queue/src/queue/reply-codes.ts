@@ -1,29 +1,29 @@
-/**
- * Reply numbers of the queue's Lua scripts that the TypeScript side reads, in one place (so they can be swapped for
- * constants generated from the Lua sources).
- */
+import { ADD_REPLY, DEAD_LETTER_REPLY, FEED_REPLY, FEED_STEP, REQUEUE_REPLY } from '../redis/reply-codes.js';
+
+// Named views of the generated table (src/lua/reply-codes.json, via src/redis/reply-codes.ts) for the queue core;
+// no number is written here.
 
 /** add-requests.lua, per entry: the request was stored. */
-export const ADD_ADDED = 0;
+export const ADD_ADDED = ADD_REPLY.ADDED;
 /** add-requests.lua, per entry: a request with this id is already pending. */
-export const ADD_PRESENT = 1;
+export const ADD_PRESENT = ADD_REPLY.PRESENT;
 /** add-requests.lua, per entry: a request with this id is already handled. */
-export const ADD_PRESENT_HANDLED = 2;
+export const ADD_PRESENT_HANDLED = ADD_REPLY.HANDLED;
 /** add-requests.lua, per entry: the enqueue filter had seen its dedup key; nothing stored. */
-export const ADD_FILTERED = 3;
+export const ADD_FILTERED = ADD_REPLY.FILTERED;
 /** add-requests.lua, per feed entry: the item could not be parsed and went to the dead letters. */
-export const ADD_DEAD_LETTERED = 4;
+export const ADD_DEAD_LETTERED = ADD_REPLY.DEAD_LETTERED;
 /** add-requests.lua, whole reply: the feed head changed under the caller; nothing was done. */
-export const ADD_FEED_HEAD_CHANGED = -1;
+export const ADD_FEED_HEAD_CHANGED = FEED_REPLY.HEAD_CHANGED;
 
 /** ARGV[4] of add-requests.lua: no feed step. */
-export const FEED_STEP_NONE = '0';
+export const FEED_STEP_NONE = String(FEED_STEP.NONE);
 /** ARGV[4] of add-requests.lua: check that the feed still starts with the items, then trim them. */
-export const FEED_STEP_CHECK = '1';
+export const FEED_STEP_CHECK = String(FEED_STEP.CHECK);
 /** ARGV[4] of add-requests.lua: the caller already popped the items. */
-export const FEED_STEP_POPPED = '2';
+export const FEED_STEP_POPPED = String(FEED_STEP.POPPED);
 
 /** dead-letter-request.lua: the entry was moved. */
-export const DEAD_LETTER_MOVED = 1;
+export const DEAD_LETTER_MOVED = DEAD_LETTER_REPLY.MOVED;
 /** requeue-dead-letter.lua: the letter went back into the queue. */
-export const REQUEUED = 1;
+export const REQUEUED = REQUEUE_REPLY.REQUEUED;

@@ -1,3 +1,4 @@
+import { createScriptRegistry, type ScriptArg } from '@crawlee-distributed/redis-kit';
 import addRequests from '../lua/add-requests.lua';
 import createQueue from '../lua/create-queue.lua';
 import deadLetterRequest from '../lua/dead-letter-request.lua';
@@ -11,50 +12,52 @@ import queueStats from '../lua/queue-stats.lua';
 import releaseLocks from '../lua/release-locks.lua';
 import requeueDeadLetter from '../lua/requeue-dead-letter.lua';
 import updateRequest from '../lua/update-request.lua';
-import { COMMAND_SUFFIX } from '../version.js';
+import { PACKAGE_VERSION } from '../version.js';
 import type { RedisConnection } from './connection.js';
 
-/** Every Lua script of the package, by operation (one file per operation in `src/lua/`). */
-const SCRIPTS = {
-  addRequests,
-  createQueue,
-  deadLetterRequest,
-  deleteRequest,
-  deleteRequestLock,
-  listAndLockHead,
-  listHead,
-  prolongRequestLock,
-  purgeQueue,
-  queueStats,
-  releaseLocks,
-  requeueDeadLetter,
-  updateRequest,
-} as const;
+export type { ScriptArg } from '@crawlee-distributed/redis-kit';
+
+/** Every Lua script of the package, by operation (one file per operation in `src/lua/`, includes resolved at build). */
+const registry = createScriptRegistry({
+  prefix: 'rq',
+  version: PACKAGE_VERSION,
+  scripts: {
+    addRequests,
+    createQueue,
+    deadLetterRequest,
+    deleteRequest,
+    deleteRequestLock,
+    listAndLockHead,
+    listHead,
+    prolongRequestLock,
+    purgeQueue,
+    queueStats,
+    releaseLocks,
+    requeueDeadLetter,
+    updateRequest,
+  },
+});
 
 /** Name of a queue operation script. */
-export type ScriptName = keyof typeof SCRIPTS;
-
-/** An argument of a script call; Buffers are passed byte for byte. */
-export type ScriptArg = string | number | Buffer;
-
-const defined = new WeakSet<object>();
+export type ScriptName =
+  | 'addRequests'
+  | 'createQueue'
+  | 'deadLetterRequest'
+  | 'deleteRequest'
+  | 'deleteRequestLock'
+  | 'listAndLockHead'
+  | 'listHead'
+  | 'prolongRequestLock'
+  | 'purgeQueue'
+  | 'queueStats'
+  | 'releaseLocks'
+  | 'requeueDeadLetter'
+  | 'updateRequest';
 
 /** The ioredis command name of a script: `rq` + operation + version, e.g. `rqAddRequests_0_1_0`.
  * @param name - the operation */
 export function commandName(name: ScriptName): string {
-  return `rq${name[0]!.toUpperCase()}${name.slice(1)}${COMMAND_SUFFIX}`;
-}
-
-function ensureDefined(redis: RedisConnection): void {
-  if (defined.has(redis)) return;
-  for (const [name, lua] of Object.entries(SCRIPTS) as Array<[ScriptName, string]>) {
-    // No numberOfKeys: the key count is the first argument, so plans can add keys. ioredis sends EVALSHA and falls
-    // back to EVAL after NOSCRIPT (a restarted or failed-over Redis).
-    if (typeof (redis as unknown as Record<string, unknown>)[commandName(name)] !== 'function') {
-      redis.defineCommand(commandName(name), { lua });
-    }
-  }
-  defined.add(redis);
+  return registry.commandName(name);
 }
 
 /**
@@ -66,15 +69,13 @@ function ensureDefined(redis: RedisConnection): void {
  * @param args - ARGV of the script
  * @returns the raw reply
  */
-export async function runScript(redis: RedisConnection, name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
-  ensureDefined(redis);
-  const command = (redis as unknown as Record<string, (...a: ScriptArg[]) => Promise<unknown>>)[commandName(name)]!;
-  return command.call(redis, keys.length, ...keys, ...args);
+export function runScript(redis: RedisConnection, name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
+  return registry.run(redis, name, keys, args);
 }
 
 /**
- * Runs a queue script and returns bulk replies as Buffers (ioredis' `<command>Buffer` variant), for replies that
- * carry stored bytes: a request written by another program may not be UTF-8, and decoding it would alter it.
+ * Runs a queue script and returns bulk replies as Buffers, for replies that carry stored bytes: a request written
+ * by another program may not be UTF-8, and decoding it would alter it.
  *
  * @param redis - the connection
  * @param name - the operation
@@ -82,8 +83,6 @@ export async function runScript(redis: RedisConnection, name: ScriptName, keys: 
  * @param args - ARGV of the script
  * @returns the raw reply, bulk strings as Buffers
  */
-export async function runScriptBuffer(redis: RedisConnection, name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
-  ensureDefined(redis);
-  const command = (redis as unknown as Record<string, (...a: ScriptArg[]) => Promise<unknown>>)[`${commandName(name)}Buffer`]!;
-  return command.call(redis, keys.length, ...keys, ...args);
+export function runScriptBuffer(redis: RedisConnection, name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
+  return registry.runBuffer(redis, name, keys, args);
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Configuration, RequestQueue } from 'crawlee';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -7,7 +7,8 @@ import { LockLostError } from '../../src/errors/lock-lost-error.js';
 import { RequestAlreadyHandledError } from '../../src/errors/request-already-handled-error.js';
 import { RequestNotFoundError } from '../../src/errors/request-not-found-error.js';
 import { InvalidRequestError } from '../../src/errors/invalid-request-error.js';
-import { clusterSlot } from '../../src/redis/cluster-slot.js';
+import { slotOf } from '@crawlee-distributed/redis-kit';
+import { resolveLuaIncludes } from '@crawlee-distributed/redis-kit/build';
 import { queueKeys } from '../../src/redis/keys.js';
 import { createBackend, type BackendKind, type TestBackend } from '../helpers/backends.js';
 import { createWorld, names, req, type QueueWorld } from '../helpers/world.js';
@@ -334,8 +335,9 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       expect(await w.redis.zcard(keys.avail)).toBe(2);
       expect(names((await c.listAndLockHead({ limit: 25, lockSecs: 60 })).items)).toEqual(['p1', 'p2']);
       const forbidden = /'(KEYS|SCAN|HSCAN|SSCAN|ZSCAN|HGETALL|HKEYS|HVALS|SMEMBERS|LRANGE)'|ZRANGE[^\n]*-1\)/;
-      for (const file of readdirSync(LUA_DIR)) {
-        const lua = readFileSync(`${LUA_DIR}${file}`, 'utf8').replace(/--\[\[[\s\S]*?\]\]/, '');
+      // The scripts as they run on Redis: every include pulled in.
+      for (const file of readdirSync(LUA_DIR).filter((f) => f.endsWith('.lua'))) {
+        const lua = resolveLuaIncludes(`${LUA_DIR}${file}`).source.replace(/--\[\[[\s\S]*?\]\]/, '');
         // The feed step of add-requests reads a bounded LRANGE of the feed (batch size), never the whole list.
         const checked = file === 'add-requests.lua' ? lua.replace("redis.call('LRANGE', feedKey, 0, n - 1)", '') : lua;
         expect(checked, file).not.toMatch(forbidden);
@@ -349,7 +351,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       await c.listAndLockHead({ limit: 1, lockSecs: 60 });
       const keys = queueKeys(w.keyPrefix, w.name);
       expect(keys.tag).toBe(`{${w.keyPrefix}:rq:${w.name}}`);
-      expect(new Set(keys.all.map(clusterSlot)).size).toBe(1);
+      expect(new Set(keys.all.map(slotOf)).size).toBe(1);
       for (const key of keys.all) expect(key.startsWith(keys.tag)).toBe(true);
       if (!backend.isCluster) {
         const [, found] = await w.redis.scan('0', 'MATCH', `*${w.keyPrefix}*`, 'COUNT', 100000);

@@ -1,0 +1,20 @@
+import type { RedisOptions } from 'ioredis';
+
+/** Seconds the first connect of a connection created from a URL may take, unless `connectTimeoutSecs` says otherwise. */
+export const DEFAULT_CONNECT_TIMEOUT_SECS = 10;
+
+/**
+ * The ioredis options of every connection the packages create from a URL (one retry policy for all of them):
+ *
+ * - `maxRetriesPerRequest: null`: after the first connect, a command waits through a Redis restart or failover
+ *   instead of failing after 20 reconnects (ioredis' default). A failed Bloom or queue command in the middle of a
+ *   crawl loses work; a delayed one does not, and `listAndLockHead` keeps every invariant when it resumes.
+ * - `enableAutoPipelining: true`: the commands of one event-loop turn (many crawler tasks) go out in one write.
+ *
+ * The FIRST connect is bounded separately by `connectTimeoutSecs` (see `ConnectionHandle`), so a wrong URL fails
+ * with `RedisUnreachableError` instead of retrying for ever. Connections the caller passes in keep their own options.
+ */
+export const OWNED_CONNECTION_OPTIONS: Readonly<RedisOptions> = Object.freeze({
+  maxRetriesPerRequest: null,
+  enableAutoPipelining: true,
+});

@@ -1,0 +1,27 @@
+/**
+ * @crawlee-distributed/redis-kit: the Redis plumbing the published packages share. Private; each package bundles it at build
+ * time (tsup `noExternal`), so nothing here is a runtime dependency of a tarball.
+ * @packageDocumentation
+ */
+export { hashTagOf, hasHashTag, sameSlotKey, slotOf } from './slot/hash-slot.js';
+export { maskRedisUrl } from './url/mask-redis-url.js';
+export { CrawleeRedisError } from './errors/crawlee-redis-error.js';
+export { RedisUnreachableError } from './errors/redis-unreachable-error.js';
+export {
+  isCluster,
+  looksLikeIoredis,
+  resolveRedisTarget,
+  type RedisConnection,
+  type RedisConnectionOption,
+  type RedisTarget,
+} from './connection/redis-connection.js';
+export { DEFAULT_CONNECT_TIMEOUT_SECS, OWNED_CONNECTION_OPTIONS } from './connection/connection-policy.js';
+export { ConnectionHandle, type ConnectionHandleOptions } from './connection/connection-handle.js';
+export {
+  createScriptRegistry,
+  type ScriptArg,
+  type ScriptRegistry,
+  type ScriptRegistryOptions,
+} from './scripts/script-registry.js';
+export { mapReplyError, type ReplyErrorFactory } from './scripts/map-reply-error.js';
+export * from './seam/enqueue-filter.js';

@@ -1,0 +1,73 @@
+import type { RedisConnection } from '../connection/redis-connection.js';
+
+/** An argument of a script call; Buffers are passed byte for byte. */
+export type ScriptArg = string | number | Buffer;
+
+type CommandFn = (...args: ScriptArg[]) => Promise<unknown>;
+
+/** The Lua scripts of one package, registered on connections with ioredis `defineCommand`. */
+export interface ScriptRegistry<Name extends string> {
+  /** The ioredis command name of a script: prefix + operation + package version, e.g. `rqAddRequests_0_2_0`.
+   * @param name - the operation */
+  commandName(name: Name): string;
+  /** Runs a script; bulk replies are strings.
+   * @param redis - the connection
+   * @param name - the operation
+   * @param keys - KEYS (all on one Cluster slot)
+   * @param args - ARGV */
+  run(redis: RedisConnection, name: Name, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown>;
+  /** Runs a script with bulk replies as Buffers (ioredis' `<command>Buffer`), for replies that carry stored bytes.
+   * @param redis - the connection
+   * @param name - the operation
+   * @param keys - KEYS
+   * @param args - ARGV */
+  runBuffer(redis: RedisConnection, name: Name, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown>;
+}
+
+/** Options of {@link createScriptRegistry}. */
+export interface ScriptRegistryOptions<Name extends string> {
+  /** Short package prefix of every command name, e.g. `'rq'`. */
+  prefix: string;
+  /** The package's real version (`PACKAGE_VERSION`, injected from package.json at build time). */
+  version: string;
+  /** Operation name to Lua source (includes already resolved by the build). */
+  scripts: Readonly<Record<Name, string>>;
+}
+
+/**
+ * A registry of one package's scripts. Command names carry the package version, so two versions of a package on
+ * one connection (a rolling upgrade) never run each other's Lua. Scripts are defined without `numberOfKeys`: the
+ * key count is the first argument, so a call can add keys (enqueue-filter plans). ioredis sends EVALSHA and falls
+ * back to EVAL on NOSCRIPT, so a restarted or failed-over Redis (empty script cache) needs nothing from us.
+ *
+ * @param options - prefix, version and scripts
+ * @returns the registry
+ */
+export function createScriptRegistry<Name extends string>(options: ScriptRegistryOptions<Name>): ScriptRegistry<Name> {
+  const suffix = `_${options.version.replace(/\W/g, '_')}`;
+  const names = new Map<Name, string>();
+  for (const name of Object.keys(options.scripts) as Name[]) {
+    names.set(name, `${options.prefix}${name[0]!.toUpperCase()}${name.slice(1)}${suffix}`);
+  }
+  const defined = new WeakSet<object>();
+  const ensureDefined = (redis: RedisConnection): void => {
+    if (defined.has(redis)) return;
+    for (const [name, command] of names) {
+      // Another copy of this package (ESM and CJS) may have defined it on this connection already.
+      if (typeof (redis as unknown as Record<string, unknown>)[command] !== 'function') {
+        redis.defineCommand(command, { lua: options.scripts[name] });
+      }
+    }
+    defined.add(redis);
+  };
+  const call = (redis: RedisConnection, command: string, keys: readonly string[], args: readonly ScriptArg[]) => {
+    ensureDefined(redis);
+    const fn = (redis as unknown as Record<string, CommandFn>)[command]!;
+    return fn.call(redis, keys.length, ...keys, ...args);
+  };
+  return {
+    commandName: (name) => names.get(name)!,
+    run: (redis, name, keys, args) => call(redis, names.get(name)!, keys, args),
+    runBuffer: (redis, name, keys, args) => call(redis, `${names.get(name)!}Buffer`, keys, args),
+  };
+}
