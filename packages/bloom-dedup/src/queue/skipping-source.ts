@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { log } from 'crawlee';
 import type { EnqueueFilterOp, EnqueueFilterPlan, EnqueueFilterSource } from '../enqueue-filter.js';
-import { sameSlotKey } from '../redis/hash-slot.js';
+import { sameSlotKey } from '@crawlee-distributed/redis-kit';
 
 /** Lifetime of the scratch set after its last use (it is emptied after every add; this only bounds leftovers). */
 const SCRATCH_TTL_MS = 10 * 60_000;

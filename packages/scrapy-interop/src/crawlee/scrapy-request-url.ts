@@ -1,4 +1,4 @@
-import { buildScrapyRequest } from 'crawlee-scrapy-fingerprint';
+import { buildScrapyRequest } from 'crawlee-scrapy-fingerprint/internal';
 
 /**
  * The URL a Scrapy 2.12-or-older fleet fetches for a link: `#!frag` becomes `?_escaped_fragment_=frag` (its

@@ -1,0 +1,2 @@
+// Types of what the test-utils globalSetup provides (`inject('redisUrl')`).
+import type {} from '@crawlee-distributed/test-utils/global-setup';
