@@ -35,3 +35,16 @@ export {
 } from './enqueue-filter.js';
 export * from './errors/index.js';
 export { PACKAGE_VERSION } from './version.js';
+export {
+  RedisDatasetClient,
+  RedisDatasetCollectionClient,
+  exportDataset,
+  datasetKeys,
+  datasetIndexKey,
+  InvalidDatasetItemError,
+  DatasetItemUnreadableError,
+  DatasetNotFoundError,
+  type ExportDatasetOptions,
+  type ExportProgress,
+  type DatasetKeys,
+} from './dataset/index.js';
