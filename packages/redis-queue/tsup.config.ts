@@ -1,4 +1,8 @@
+import { cpSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { defineConfig } from 'tsup';
+
+const require = createRequire(import.meta.url);
 
 export default defineConfig({
   entry: ["src/index.ts"],
@@ -8,4 +12,11 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   loader: { '.lua': 'text' },
+  shims: true, // import.meta.url in the CJS build (the dashboard finds its page next to the code)
+  // The dashboard page and uPlot ship inside dist, so the dashboard works offline (no CDN).
+  async onSuccess() {
+    cpSync('src/dashboard/public', 'dist/dashboard', { recursive: true });
+    mkdirSync('dist/dashboard/vendor', { recursive: true });
+    for (const file of ['uPlot.iife.min.js', 'uPlot.min.css']) cpSync(require.resolve(`uplot/dist/${file}`), `dist/dashboard/vendor/${file}`);
+  },
 });

@@ -48,3 +48,4 @@ export {
   type ExportProgress,
   type DatasetKeys,
 } from './dataset/index.js';
+export { startDashboard, type DashboardHandle, type DashboardOptions } from './dashboard/index.js';
