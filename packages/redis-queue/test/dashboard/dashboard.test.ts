@@ -89,7 +89,7 @@ it('shows live counts that match Redis, the worker table, and requeues a dead le
     await page.waitForSelector(`[data-queue="${scenario.config.queueName}"] tr[data-worker]`, { timeout: 15_000 });
     await page.waitForFunction(() => Number(document.querySelector('[data-stat="rate"]')?.textContent) > 0, undefined, { timeout: 15_000 });
     // A few polls of history make the charts worth a screenshot.
-    await page.waitForFunction(() => Number(document.getElementById('status')?.dataset.polls) >= 6, undefined, { timeout: 20_000 });
+    await page.waitForFunction((name) => Number(document.querySelector(`[data-queue="${name}"]`)?.getAttribute('data-points')) >= 7, scenario.config.queueName, { timeout: 20_000 });
     mkdirSync(fileURLToPath(new URL('../../docs/', import.meta.url)), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
@@ -142,5 +142,22 @@ it('masks the password of the Redis URL, refuses a requeue without the page head
   } finally {
     await masked.close();
     await server.destroy();
+  }
+});
+
+it('the built package serves the page and uPlot from its own dist, with no URL outside the dashboard', async () => {
+  const built = (await import('crawlee-redis-queue')) as typeof import('../../src/index.js');
+  const served = await built.startDashboard({ redis: inject('redisUrl'), port: 0 });
+  try {
+    const html = await (await fetch(served.url)).text();
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.sort()).toEqual(['/app.js', '/style.css', '/vendor/uPlot.iife.min.js', '/vendor/uPlot.min.css']);
+    for (const ref of refs) {
+      const res = await fetch(new URL(ref, served.url));
+      expect(res.status, ref).toBe(200);
+      expect((await res.text()).length, ref).toBeGreaterThan(100);
+    }
+  } finally {
+    await served.close();
   }
 });

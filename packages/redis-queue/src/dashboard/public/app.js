@@ -31,14 +31,14 @@ function bytes(n) {
   return `${n.toFixed(i === 0 ? 0 : 1)} ${units[i]}`;
 }
 
-function chart(target, series, height = 160) {
+function chart(target, series, height = 160, xSpace = 60) {
   const width = Math.max(280, target.clientWidth || 320);
   return new uPlot({
     width, height,
     legend: { live: false },
     cursor: { drag: { x: false, y: false } },
     scales: { x: { time: true } },
-    axes: [{ stroke: '#6b7385', grid: { stroke: '#eef1f6' }, space: 90 }, { stroke: '#6b7385', grid: { stroke: '#eef1f6' }, size: 56 }],
+    axes: [{ stroke: '#6b7385', grid: { stroke: '#eef1f6' }, space: xSpace }, { stroke: '#6b7385', grid: { stroke: '#eef1f6' }, size: 56 }],
     series: [{}, ...series.map(([label, color]) => ({ label, stroke: color, width: 2, fill: `${color}14`, points: { show: false } }))],
   }, [[], ...series.map(() => [])], target);
 }
@@ -139,6 +139,7 @@ function renderQueue(queue, at) {
   const s = entry.series;
   push(s.t, t); push(s.pending, queue.stats.pending); push(s.handled, queue.stats.handled); push(s.rate, rate);
   push(s.dead, queue.stats.deadLetters); push(s.dedup, queue.dedupHits);
+  entry.card.dataset.points = String(s.t.length);
   entry.charts.requests.setData([s.t, s.pending, s.handled]);
   entry.charts.rate.setData([s.t, s.rate]);
   entry.charts.problems.setData([s.t, s.dead, s.dedup]);
@@ -160,7 +161,7 @@ async function poll() {
     document.getElementById('prefix').textContent = overview.keyPrefix;
     document.getElementById('memory').textContent = bytes(overview.memoryBytes);
     push(memory.t, at / 1000); push(memory.bytes, overview.memoryBytes / 1048576);
-    memory.chart ??= chart(document.getElementById('memory-chart'), [['used MB', COLORS.memory]], 120);
+    memory.chart ??= chart(document.getElementById('memory-chart'), [['used MB', COLORS.memory]], 120, 90);
     memory.chart.setData([memory.t, memory.bytes]);
     for (const queue of overview.queues) renderQueue(queue, at);
     const names = new Set(overview.queues.map((q) => q.name));
