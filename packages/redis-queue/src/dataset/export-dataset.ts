@@ -44,7 +44,10 @@ export interface ExportDatasetOptions {
 
 function cell(value: unknown): string {
   if (value === undefined || value === null) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint') return value.toString();
+  // Numbers and booleans print as themselves; objects and arrays as JSON text.
+  return JSON.stringify(value) ?? '';
 }
 
 async function write(stream: Writable, text: string): Promise<void> {

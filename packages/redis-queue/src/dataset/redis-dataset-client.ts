@@ -18,7 +18,7 @@ const CHUNK = 1000;
 function intOption(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || (value as number) < 0) {
-    throw new InvalidOptionsError(`listItems ${name} must be a non-negative integer (got ${String(value)})`);
+    throw new InvalidOptionsError(`listItems ${name} must be a non-negative integer (got ${JSON.stringify(value) ?? typeof value})`);
   }
   return value as number;
 }
@@ -75,8 +75,8 @@ export class RedisDatasetClient implements DatasetClient {
 
   /** Not implemented (Crawlee's MemoryStorage has none either); use `exportDataset` or `Dataset.exportToJSON`.
    * @throws {@link UnsupportedOperationError} always */
-  async downloadItems(): Promise<Buffer> {
-    throw new UnsupportedOperationError('downloadItems is not implemented for Redis datasets; use exportDataset() or Dataset.exportToJSON()');
+  downloadItems(): Promise<Buffer> {
+    return Promise.reject(new UnsupportedOperationError('downloadItems is not implemented for Redis datasets; use exportDataset() or Dataset.exportToJSON()'));
   }
 
   /**

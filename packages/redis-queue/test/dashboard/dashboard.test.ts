@@ -146,7 +146,7 @@ it('masks the password of the Redis URL, refuses a requeue without the page head
 });
 
 it('the built package serves the page and uPlot from its own dist, with no URL outside the dashboard', async () => {
-  const built = (await import('crawlee-redis-queue')) as typeof import('../../src/index.js');
+  const built = await import('crawlee-redis-queue');
   const served = await built.startDashboard({ redis: inject('redisUrl'), port: 0 });
   try {
     const html = await (await fetch(served.url)).text();

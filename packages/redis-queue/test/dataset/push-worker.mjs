@@ -3,6 +3,7 @@
 // arrays mixed). It imports the package by name (the built dist), as the queue's multi-process workers do.
 // argv[2]: JSON { redisUrl, keyPrefix, name, worker, count, gateFile }
 import { existsSync } from 'node:fs';
+import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Configuration, Dataset } from 'crawlee';
 import { RedisStorageClient } from 'crawlee-redis-queue';

@@ -1,5 +1,6 @@
 // The dashboard page: polls /api/overview every 2 s, keeps the time series in memory (the server keeps none), and
 // draws them with uPlot (served by the dashboard itself, no CDN).
+/* global document, fetch, setInterval, uPlot */
 'use strict';
 
 const POLL_MS = 2000;
