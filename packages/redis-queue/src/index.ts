@@ -38,3 +38,17 @@ export {
   RedisScriptError,
 } from './errors/index.js';
 export { PACKAGE_VERSION } from './version.js';
+export {
+  RedisDatasetClient,
+  RedisDatasetCollectionClient,
+  exportDataset,
+  datasetKeys,
+  datasetIndexKey,
+  InvalidDatasetItemError,
+  DatasetItemUnreadableError,
+  DatasetNotFoundError,
+  type ExportDatasetOptions,
+  type ExportProgress,
+  type DatasetKeys,
+} from './dataset/index.js';
+export { startDashboard, type DashboardHandle, type DashboardOptions } from './dashboard/index.js';

@@ -12,6 +12,8 @@ import type { QueueContext, StartUrlFeedSettings } from '../queue/queue-context.
 import { RedisRequestQueueClient } from './redis-request-queue-client.js';
 import { RedisRequestQueueCollectionClient } from './request-queue-collection-client.js';
 import { randomUUID } from 'node:crypto';
+import { RedisDatasetClient } from '../dataset/redis-dataset-client.js';
+import { RedisDatasetCollectionClient } from '../dataset/redis-dataset-collection-client.js';
 
 /** Options of the start-URL feed (a scrapy-redis `<name>:start_urls` list drained into the queue by idle workers). */
 export interface StartUrlFeedOptions {
@@ -43,6 +45,11 @@ export interface RedisStorageClientOptions {
   /** Where datasets and key-value stores live (they stay per process: Crawlee keeps statistics and session-pool
    * state in the default key-value store). @defaultValue `new MemoryStorage({ persistStorage: false })` */
   localStorageClient?: StorageClient;
+  /** Where datasets live: `'local'` on {@link RedisStorageClientOptions.localStorageClient} (per process), or
+   * `'redis'`: one Redis list per dataset (`{<keyPrefix>:ds:<name>}:items`) that every worker's `pushData` appends
+   * to, read whole by `getData`/`forEach`/`exportToJSON` and `exportDataset`. Key-value stores stay local either way.
+   * @defaultValue 'local' */
+  datasets?: 'local' | 'redis';
   /** `prolongRequestLock` extends from the current expiry (`'expiry'`, Crawlee MemoryStorage semantics) or from now.
    * @defaultValue 'expiry' */
   prolongLockFrom?: 'expiry' | 'now';
@@ -108,6 +115,7 @@ export class RedisStorageClient implements StorageClient {
   readonly localStorageClient: StorageClient;
   private readonly connection: ConnectionHandle;
   private readonly ctx: QueueContext;
+  private readonly redisDatasets: boolean;
 
   /**
    * @param options - see {@link RedisStorageClientOptions}
@@ -120,6 +128,11 @@ export class RedisStorageClient implements StorageClient {
     if (prolongLockFrom !== 'expiry' && prolongLockFrom !== 'now') {
       throw new InvalidOptionsError(`prolongLockFrom must be 'expiry' or 'now' (got ${JSON.stringify(prolongLockFrom)})`);
     }
+    const datasets = options.datasets ?? 'local';
+    if (datasets !== 'local' && datasets !== 'redis') {
+      throw new InvalidOptionsError(`datasets must be 'local' or 'redis' (got ${JSON.stringify(datasets)})`);
+    }
+    this.redisDatasets = datasets === 'redis';
     const clock = options.clockOffsetMs ?? 0;
     const feed = feedSettings(options.startUrls);
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
@@ -139,13 +152,15 @@ export class RedisStorageClient implements StorageClient {
     };
   }
 
-  /** Datasets of the local storage client. */
+  /** The datasets: in Redis with `datasets: 'redis'`, else those of the local storage client. */
   datasets(): ReturnType<StorageClient['datasets']> {
+    if (this.redisDatasets) return new RedisDatasetCollectionClient(this.ctx);
     return this.localStorageClient.datasets();
   }
 
-  /** A dataset of the local storage client. @param id - dataset id */
+  /** A dataset: in Redis with `datasets: 'redis'`, else of the local storage client. @param id - dataset id */
   dataset(id: string): ReturnType<StorageClient['dataset']> {
+    if (this.redisDatasets) return new RedisDatasetClient(this.ctx, id);
     return this.localStorageClient.dataset(id);
   }
 
@@ -176,7 +191,7 @@ export class RedisStorageClient implements StorageClient {
   }
 
   /** Called by Crawlee at start (`purgeOnStart`): purges the local datasets and key-value stores only. Redis
-   * queues are shared and are never purged here. */
+   * queues and Redis datasets are shared and are never purged here. */
   async purge(): Promise<void> {
     await this.localStorageClient.purge?.();
   }

@@ -1,0 +1,123 @@
+import { RedisQueueAdmin, type DeadLetter, type RedisQueueStats } from '../admin/redis-queue-admin.js';
+import type { ConnectionHandle } from '../redis/connection.js';
+import { queueIndexKey } from '../redis/keys.js';
+import { redisMemoryBytes } from './redis-memory.js';
+import { workerRows, type WorkerRow, type WorkerSource } from './worker-rows.js';
+
+/** Dead letters listed per queue (the newest); the card shows the full count from the stats. */
+const DEAD_LETTERS_SHOWN = 200;
+/** Bytes of a dead letter's raw entry shown on the page. */
+const PREVIEW_BYTES = 160;
+
+/** One dead letter as the page shows it. */
+export interface DeadLetterView {
+  id: string;
+  source: DeadLetter['source'];
+  reason: string;
+  /** ISO time it was moved (Redis time). */
+  at: string;
+  /** The first bytes of the raw entry, as UTF-8. */
+  preview: string;
+}
+
+/** One queue as the page shows it. */
+export interface QueueView {
+  name: string;
+  stats: RedisQueueStats;
+  /** Requests rejected as already seen, when worker stats count them; null when nothing in Redis counts them. */
+  dedupHits: number | null;
+  deadLetters: DeadLetterView[];
+  workers: { source: WorkerSource; rows: WorkerRow[] };
+}
+
+/** What `GET /api/overview` returns. */
+export interface Overview {
+  /** The Redis, credentials masked. */
+  redis: string;
+  keyPrefix: string;
+  /** ISO time the snapshot was taken (dashboard clock). */
+  at: string;
+  /** Redis `used_memory` in bytes. */
+  memoryBytes: number;
+  queues: QueueView[];
+}
+
+function dedupHitsOf(stats: RedisQueueStats, rows: WorkerRow[]): number | null {
+  const own = (stats as unknown as { dedupHits?: unknown }).dedupHits;
+  if (typeof own === 'number') return own;
+  const counted = rows.map((row) => row.dedupHits).filter((value): value is number => typeof value === 'number');
+  return counted.length > 0 ? counted.reduce((a, b) => a + b, 0) : null;
+}
+
+/** The dashboard's reads and its one write, on one shared connection (one admin per queue, kept). */
+export class DashboardApi {
+  private readonly admins = new Map<string, RedisQueueAdmin>();
+
+  /**
+   * @param connection - the dashboard's connection
+   * @param keyPrefix - key prefix of the workers
+   * @param redisLabel - the masked Redis for the header
+   */
+  constructor(
+    private readonly connection: ConnectionHandle,
+    private readonly keyPrefix: string,
+    private readonly redisLabel: string,
+  ) {}
+
+  private admin(name: string): RedisQueueAdmin {
+    let admin = this.admins.get(name);
+    if (!admin) {
+      admin = new RedisQueueAdmin({ redis: this.connection.redis, keyPrefix: this.keyPrefix, name });
+      this.admins.set(name, admin);
+    }
+    return admin;
+  }
+
+  /** @returns the names of every queue under the prefix, sorted */
+  async queueNames(): Promise<string[]> {
+    const names = await this.connection.run(() => this.connection.redis.smembers(queueIndexKey(this.keyPrefix)));
+    return names.filter((name) => name.length > 0 && !/[{}]/.test(name)).sort();
+  }
+
+  private async queue(name: string): Promise<QueueView> {
+    const admin = this.admin(name);
+    const [stats, letters, workers] = await this.connection.run(() =>
+      Promise.all([admin.stats(), admin.listDeadLetters(), workerRows(admin, this.connection.redis, name)]),
+    );
+    return {
+      name,
+      stats,
+      dedupHits: dedupHitsOf(stats, workers.rows),
+      deadLetters: letters.slice(-DEAD_LETTERS_SHOWN).reverse().map((letter) => ({
+        id: letter.id,
+        source: letter.source,
+        reason: letter.reason,
+        at: letter.at.toISOString(),
+        preview: letter.raw.subarray(0, PREVIEW_BYTES).toString('utf8'),
+      })),
+      workers,
+    };
+  }
+
+  /** @returns one snapshot of every queue, the Redis memory and the time */
+  async overview(): Promise<Overview> {
+    const names = await this.queueNames();
+    const [queues, memoryBytes] = await Promise.all([
+      Promise.all(names.map((name) => this.queue(name))),
+      this.connection.run(() => redisMemoryBytes(this.connection.redis)),
+    ]);
+    return { redis: this.redisLabel, keyPrefix: this.keyPrefix, at: new Date().toISOString(), memoryBytes, queues };
+  }
+
+  /**
+   * Puts one dead letter back into its queue (raw bytes unchanged; see `RedisQueueAdmin.requeueDeadLetters`).
+   *
+   * @param queue - the queue name (must be in the index)
+   * @param id - the dead-letter id
+   * @returns the admin's result, or undefined for an unknown queue
+   */
+  async requeue(queue: string, id: string): Promise<{ requeued: number; skipped: number } | undefined> {
+    if (!(await this.queueNames()).includes(queue)) return undefined;
+    return this.admin(queue).requeueDeadLetters({ ids: [id] });
+  }
+}

@@ -1,0 +1,31 @@
+import { isCluster, type RedisConnectionOption } from '../redis/connection.js';
+
+/**
+ * What the dashboard header shows for the Redis: the URL or the connection's address, credentials masked
+ * (`redis://user:***@host:6379/0`), so a screenshot or a shared screen never leaks a password.
+ *
+ * @param redis - the dashboard's `redis` option
+ * @returns a display string without secrets
+ */
+export function describeRedis(redis: RedisConnectionOption | undefined): string {
+  if (redis === undefined || typeof redis === 'string') {
+    const url = redis ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    try {
+      const parsed = new URL(url);
+      if (parsed.password) parsed.password = '***';
+      else if (parsed.username) parsed.username = '***'; // `redis://secret@host`: a lone user part is the password
+      return parsed.toString().replace(/\/$/, '');
+    } catch {
+      return 'redis (unparsable URL hidden)';
+    }
+  }
+  if (isCluster(redis)) {
+    const nodes = (redis as unknown as { startupNodes?: Array<{ host?: string; port?: number } | string> }).startupNodes ?? [];
+    const first = nodes[0];
+    const address = typeof first === 'string' ? first : `${first?.host ?? '127.0.0.1'}:${first?.port ?? 6379}`;
+    return `redis cluster ${address}${nodes.length > 1 ? ` (+${nodes.length - 1} nodes)` : ''}`;
+  }
+  const options = (redis as unknown as { options?: { host?: string; port?: number; db?: number; password?: string; username?: string; tls?: unknown } }).options ?? {};
+  const auth = options.password ? `${options.username ? `${options.username}:` : ''}***@` : '';
+  return `${options.tls ? 'rediss' : 'redis'}://${auth}${options.host ?? '127.0.0.1'}:${options.port ?? 6379}/${options.db ?? 0}`;
+}

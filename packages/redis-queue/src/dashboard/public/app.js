@@ -1,0 +1,190 @@
+// The dashboard page: polls /api/overview every 2 s, keeps the time series in memory (the server keeps none), and
+// draws them with uPlot (served by the dashboard itself, no CDN).
+/* global document, fetch, setInterval, uPlot */
+'use strict';
+
+const POLL_MS = 2000;
+const MAX_POINTS = 900; // 30 minutes at one point per poll
+const COLORS = { pending: '#3b82f6', handled: '#16a34a', rate: '#9333ea', dead: '#dc2626', dedup: '#d97706', memory: '#0891b2' };
+const STATS = [
+  ['total', 'Total'], ['pending', 'Pending'], ['locked', 'Locked'], ['handled', 'Handled'],
+  ['rate', 'Rate /s'], ['dedupHits', 'Dedup hits'], ['deadLetters', 'Dead letters'],
+];
+
+const queues = new Map(); // name -> { el, series, charts, last }
+const memory = { t: [], bytes: [], chart: null };
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === 'class') node.className = value;
+    else if (key === 'text') node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function bytes(n) {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
+  return `${n.toFixed(i === 0 ? 0 : 1)} ${units[i]}`;
+}
+
+function chart(target, series, height = 160, xSpace = 60) {
+  const width = Math.max(280, target.clientWidth || 320);
+  return new uPlot({
+    width, height,
+    legend: { live: false },
+    cursor: { drag: { x: false, y: false } },
+    scales: { x: { time: true } },
+    axes: [{ stroke: '#6b7385', grid: { stroke: '#eef1f6' }, space: xSpace }, { stroke: '#6b7385', grid: { stroke: '#eef1f6' }, size: 56 }],
+    series: [{}, ...series.map(([label, color]) => ({ label, stroke: color, width: 2, fill: `${color}14`, points: { show: false } }))],
+  }, [[], ...series.map(() => [])], target);
+}
+
+function push(array, value) {
+  array.push(value);
+  if (array.length > MAX_POINTS) array.shift();
+}
+
+function createQueueCard(name) {
+  const stats = el('div', { class: 'stats' });
+  for (const [key, label] of STATS) {
+    stats.append(el('div', { class: `stat ${key}` }, el('div', { class: 'label', text: label }), el('div', { class: 'value', 'data-stat': key, text: '–' })));
+  }
+  const plots = ['requests', 'rate', 'problems'].map((id) => el('div', { class: 'chart', 'data-chart': id }));
+  const titles = ['Pending and handled', 'Handled per second', 'Dead letters and dedup hits'];
+  const charts = el('div', { class: 'charts' }, ...plots.map((plot, n) => el('div', {}, el('div', { class: 'chart-title', text: titles[n] }), plot)));
+  const workers = el('div', { 'data-table': 'workers' });
+  const dead = el('div', { 'data-table': 'dead-letters' });
+  const card = el('section', { class: 'card', 'data-queue': name },
+    el('div', { class: 'queue-head' }, el('h2', { text: name }), el('span', { class: 'tag', text: 'request queue' })),
+    stats, charts,
+    el('h3', {}, 'Workers ', el('span', { class: 'source', 'data-worker-source': '' })), workers,
+    el('h3', { text: 'Dead letters' }), dead);
+  document.getElementById('queues').append(card);
+  const entry = {
+    card,
+    series: { t: [], pending: [], handled: [], rate: [], dead: [], dedup: [] },
+    charts: {
+      requests: chart(plots[0], [['pending', COLORS.pending], ['handled', COLORS.handled]]),
+      rate: chart(plots[1], [['req/s', COLORS.rate]]),
+      problems: chart(plots[2], [['dead letters', COLORS.dead], ['dedup hits', COLORS.dedup]]),
+    },
+    last: undefined,
+  };
+  queues.set(name, entry);
+  return entry;
+}
+
+function table(columns, rows, render) {
+  const head = el('tr', {}, ...columns.map((c) => el('th', { text: c })));
+  return el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows.map(render)));
+}
+
+function renderWorkers(entry, workers) {
+  const target = entry.card.querySelector('[data-table="workers"]');
+  entry.card.querySelector('[data-worker-source]').textContent =
+    workers.source === 'lock-owners' ? '(lock owners right now; worker stats not in Redis)' : '(worker stats)';
+  if (workers.rows.length === 0) {
+    target.replaceChildren(el('div', { class: 'none', text: workers.source === 'lock-owners' ? 'No worker holds a lock.' : 'No worker reported.' }));
+    return;
+  }
+  const columns = [...new Set(workers.rows.flatMap((row) => Object.keys(row)))];
+  target.replaceChildren(table(columns, workers.rows, (row) =>
+    el('tr', { 'data-worker': String(row[columns[0]]) }, ...columns.map((c) => el('td', { class: typeof row[c] === 'number' ? '' : 'mono', text: row[c] === undefined || row[c] === null ? '' : String(row[c]) })))));
+}
+
+async function requeue(queue, id, button) {
+  button.disabled = true;
+  button.textContent = 'Requeueing…';
+  try {
+    const res = await fetch(`/api/queues/${encodeURIComponent(queue)}/dead-letters/${encodeURIComponent(id)}/requeue`, {
+      method: 'POST', headers: { 'x-dashboard': '1' },
+    });
+    const body = await res.json();
+    if (!res.ok || body.requeued !== 1) throw new Error(body.error ?? 'already gone');
+    button.closest('tr').remove();
+  } catch (error) {
+    button.textContent = `Failed: ${error.message}`;
+  }
+  poll();
+}
+
+function renderDeadLetters(entry, queue) {
+  const target = entry.card.querySelector('[data-table="dead-letters"]');
+  if (queue.deadLetters.length === 0) {
+    target.replaceChildren(el('div', { class: 'none', text: 'No dead letters.' }));
+    return;
+  }
+  target.replaceChildren(table(['Id', 'Source', 'Reason', 'Moved at', 'Raw entry', ''], queue.deadLetters, (letter) => {
+    const button = el('button', { class: 'requeue', type: 'button', text: 'Requeue' });
+    button.addEventListener('click', () => requeue(queue.name, letter.id, button));
+    return el('tr', { 'data-dead-letter': letter.id },
+      el('td', { class: 'mono', text: letter.id }), el('td', { text: letter.source }),
+      el('td', { class: 'reason', text: letter.reason }), el('td', { text: new Date(letter.at).toLocaleString() }),
+      el('td', { class: 'mono', text: letter.preview }), el('td', {}, button));
+  }));
+}
+
+function renderQueue(queue, at) {
+  const entry = queues.get(queue.name) ?? createQueueCard(queue.name);
+  const t = at / 1000;
+  const prev = entry.last;
+  const rate = prev && t > prev.t ? Math.max(0, (queue.stats.handled - prev.handled) / (t - prev.t)) : 0;
+  entry.last = { t, handled: queue.stats.handled };
+  const values = { ...queue.stats, rate: rate.toFixed(1), dedupHits: queue.dedupHits ?? 'n/a' };
+  for (const [key] of STATS) entry.card.querySelector(`[data-stat="${key}"]`).textContent = String(values[key]);
+  const s = entry.series;
+  push(s.t, t); push(s.pending, queue.stats.pending); push(s.handled, queue.stats.handled); push(s.rate, rate);
+  push(s.dead, queue.stats.deadLetters); push(s.dedup, queue.dedupHits);
+  entry.card.dataset.points = String(s.t.length);
+  entry.charts.requests.setData([s.t, s.pending, s.handled]);
+  entry.charts.rate.setData([s.t, s.rate]);
+  entry.charts.problems.setData([s.t, s.dead, s.dedup]);
+  renderWorkers(entry, queue.workers);
+  renderDeadLetters(entry, queue);
+}
+
+let inFlight = false;
+async function poll() {
+  if (inFlight) return;
+  inFlight = true;
+  const status = document.getElementById('status');
+  try {
+    const res = await fetch('/api/overview', { cache: 'no-store' });
+    const overview = await res.json();
+    if (!res.ok) throw new Error(overview.error ?? res.statusText);
+    const at = Date.parse(overview.at);
+    document.getElementById('redis').textContent = overview.redis;
+    document.getElementById('prefix').textContent = overview.keyPrefix;
+    document.getElementById('memory').textContent = bytes(overview.memoryBytes);
+    push(memory.t, at / 1000); push(memory.bytes, overview.memoryBytes / 1048576);
+    memory.chart ??= chart(document.getElementById('memory-chart'), [['used MB', COLORS.memory]], 120, 90);
+    memory.chart.setData([memory.t, memory.bytes]);
+    for (const queue of overview.queues) renderQueue(queue, at);
+    const names = new Set(overview.queues.map((q) => q.name));
+    for (const [name, entry] of queues) if (!names.has(name)) { entry.card.remove(); queues.delete(name); }
+    document.getElementById('empty').hidden = overview.queues.length > 0;
+    status.textContent = `updated ${new Date(at).toLocaleTimeString()}`;
+    status.dataset.at = overview.at;
+    status.dataset.polls = String(Number(status.dataset.polls ?? 0) + 1);
+    status.classList.remove('stale');
+  } catch (error) {
+    status.textContent = `no answer: ${error.message}`;
+    status.classList.add('stale');
+  } finally {
+    inFlight = false;
+  }
+}
+
+function tick() {
+  document.getElementById('clock').textContent = new Date().toLocaleString();
+}
+
+tick();
+setInterval(tick, 1000);
+poll();
+setInterval(poll, POLL_MS);

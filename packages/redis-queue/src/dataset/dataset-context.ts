@@ -1,0 +1,7 @@
+import type { ConnectionHandle } from '../redis/connection.js';
+
+/** What every Redis dataset client of one storage client shares. */
+export interface DatasetContext {
+  readonly connection: ConnectionHandle;
+  readonly keyPrefix: string;
+}

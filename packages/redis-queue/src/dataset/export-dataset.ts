@@ -1,0 +1,118 @@
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import type { RedisOptions } from 'ioredis';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { ConnectionHandle, type RedisConnectionOption } from '../redis/connection.js';
+import { assertKeyPart } from '../redis/keys.js';
+import { DatasetNotFoundError } from './errors/dataset-not-found-error.js';
+import { RedisDatasetClient } from './redis-dataset-client.js';
+
+/** Progress of {@link exportDataset}, reported after each chunk. */
+export interface ExportProgress {
+  /** Items written so far. */
+  written: number;
+  /** Items in the dataset when the export started (items pushed later are not exported). */
+  total: number;
+}
+
+/** Options of {@link exportDataset}. */
+export interface ExportDatasetOptions {
+  /** A `redis://` URL, or an ioredis `Redis` or `Cluster` (never closed by this function).
+   * @defaultValue `process.env.REDIS_URL`, else `'redis://127.0.0.1:6379'` */
+  redis?: RedisConnectionOption;
+  /** Extra ioredis options for a connection created from a URL. */
+  redisOptions?: RedisOptions;
+  /** Key prefix the workers use. @defaultValue 'crawlee' */
+  keyPrefix?: string;
+  /** The dataset name (Crawlee's default dataset is `'default'`). */
+  name: string;
+  /** `'jsonl'`: one JSON object per line; `'csv'`: a header row, then one row per item (objects as JSON text). */
+  format: 'jsonl' | 'csv';
+  /** A file path (written to `<path>.partial`, renamed when complete, so a failed export leaves no half file), or a
+   * writable stream (left open). @defaultValue `process.stdout` */
+  output?: string | Writable;
+  /** CSV columns. @defaultValue the keys of the first item, as Crawlee's `exportToCSV` does */
+  columns?: string[];
+  /** Items read from Redis per LRANGE round. @defaultValue 1000 */
+  chunkSize?: number;
+  /** Called after each chunk is written. */
+  onProgress?: (progress: ExportProgress) => void;
+}
+
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint') return value.toString();
+  // Numbers and booleans print as themselves; objects and arrays as JSON text.
+  return JSON.stringify(value) ?? '';
+}
+
+async function write(stream: Writable, text: string): Promise<void> {
+  if (text && !stream.write(text)) await once(stream, 'drain');
+}
+
+/**
+ * Streams a Redis dataset (every worker's `pushData`) to a file or stream as JSON lines or CSV, chunk by chunk, so
+ * a large dataset never sits in memory. This is what `crawlee-redis export <dataset>` runs.
+ *
+ * @param options - see {@link ExportDatasetOptions}
+ * @returns how many items were written
+ * @throws {@link InvalidOptionsError} for a bad format, name, chunk size or URL (nothing is written)
+ * @throws {@link DatasetNotFoundError} when the dataset does not exist (nothing is written)
+ * @throws {@link DatasetItemUnreadableError} when an entry is not a JSON object (a file output is removed)
+ */
+export async function exportDataset(options: ExportDatasetOptions): Promise<{ items: number }> {
+  if (options.format !== 'jsonl' && options.format !== 'csv') {
+    throw new InvalidOptionsError(`format must be 'jsonl' or 'csv' (got ${JSON.stringify(options.format)})`);
+  }
+  const chunkSize = options.chunkSize ?? 1000;
+  if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new InvalidOptionsError(`chunkSize must be a positive integer (got ${String(chunkSize)})`);
+  const keyPrefix = options.keyPrefix ?? 'crawlee';
+  assertKeyPart('keyPrefix', keyPrefix);
+  assertKeyPart('dataset name', options.name);
+  const connection = new ConnectionHandle(options.redis, options.redisOptions);
+  try {
+    const client = new RedisDatasetClient({ connection, keyPrefix }, options.name);
+    const info = await client.get();
+    if (!info) throw new DatasetNotFoundError(options.name, keyPrefix);
+    const total = info.itemCount;
+    const path = typeof options.output === 'string' ? options.output : undefined;
+    const stream = path ? createWriteStream(`${path}.partial`) : ((options.output as Writable | undefined) ?? process.stdout);
+    let written = 0;
+    try {
+      let columns = options.columns;
+      while (written < total) {
+        const page = await client.listItems({ offset: written, limit: Math.min(chunkSize, total - written) });
+        if (page.items.length === 0) break; // deleted under us
+        if (options.format === 'jsonl') {
+          await write(stream, page.items.map((item) => `${JSON.stringify(item)}\n`).join(''));
+        } else {
+          const header = columns === undefined;
+          columns ??= Object.keys(page.items[0]!);
+          const rows = page.items.map((item) => columns!.map((column) => cell(item[column])));
+          await write(stream, stringify(header ? [columns, ...rows] : rows));
+        }
+        written += page.items.length;
+        options.onProgress?.({ written, total });
+      }
+      if (options.format === 'csv' && written === 0 && options.columns) await write(stream, stringify([options.columns]));
+      if (path) {
+        stream.end();
+        await once(stream, 'finish');
+        await rename(`${path}.partial`, path);
+      }
+    } catch (error) {
+      if (path) {
+        stream.destroy();
+        await rm(`${path}.partial`, { force: true });
+      }
+      throw error;
+    }
+    return { items: written };
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,163 @@
+// The dashboard in a real browser (Debian's chromium through playwright-core) while two worker processes crawl a
+// real Redis queue: the numbers on the page agree with RedisQueueAdmin, a dead letter made by the workers themselves
+// shows with its reason, and its Requeue button moves it back into the queue. Saves docs/dashboard.png.
+import { mkdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { startRedisServer } from '@crawlee-distributed/test-utils';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { startDashboard, type DashboardHandle } from '../../src/dashboard/start-dashboard.js';
+import type { RedisQueueStats } from '../../src/admin/redis-queue-admin.js';
+import { createScenario, type Scenario } from '../multiprocess/scenario.js';
+
+const MAX = 500;
+const SCREENSHOT = fileURLToPath(new URL('../../docs/dashboard.png', import.meta.url));
+const JUNK_ID = 'junk-entry-1';
+
+let browser: Browser;
+let dashboard: DashboardHandle;
+let scenario: Scenario;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+});
+afterAll(async () => {
+  await browser?.close();
+  await dashboard?.close();
+});
+
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(value)})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const card = () => page.locator(`[data-queue="${scenario.config.queueName}"]`);
+
+/** The numbers the page shows for the queue. */
+async function shown(): Promise<Record<keyof RedisQueueStats, number>> {
+  const read = async (key: string) => Number(await card().locator(`[data-stat="${key}"]`).textContent());
+  return { total: await read('total'), pending: await read('pending'), locked: await read('locked'), handled: await read('handled'), deadLetters: await read('deadLetters') };
+}
+
+/** Waits for a poll whose snapshot was taken after `since` (ms). */
+async function freshPoll(since: number): Promise<void> {
+  await page.waitForFunction((t) => Date.parse(document.getElementById('status')?.dataset.at ?? '') > t, since, { timeout: 15_000 });
+}
+
+it('shows live counts that match Redis, the worker table, and requeues a dead letter with one click', { timeout: 150_000 }, async () => {
+  scenario = createScenario(inject('redisUrl'), { queueName: 'shop-products', max: MAX, handlerMs: 120, concurrency: 2 });
+  let failed = true;
+  try {
+    dashboard = await startDashboard({ redis: scenario.config.redisUrl, keyPrefix: scenario.config.keyPrefix, port: 0 });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(dashboard.url);
+    await scenario.fleet.startTogether(2);
+    const { admin } = scenario;
+
+    // A foreign entry at the head of the queue: the workers' own listAndLockHead moves it to the dead letters.
+    await until(() => admin.stats(), (s) => s.total > 0, 'the crawl to start');
+    await admin.redis.multi()
+      .hset(admin.keys.data, JUNK_ID, '{"url":"https://shop.example/item/7","uniqueKey":')
+      .zadd(admin.keys.pending, -1e12, JUNK_ID).zadd(admin.keys.avail, -1e12, JUNK_ID)
+      .hincrby(admin.keys.meta, 'total', 1).hincrby(admin.keys.meta, 'pending', 1)
+      .exec();
+    await until(() => admin.stats(), (s) => s.deadLetters === 1, 'the workers to dead-letter the foreign entry');
+
+    // While the crawl runs: the page's numbers lie between two Redis reads around its poll (handled and total
+    // only grow during a crawl), and the dead letter shows with its reason.
+    const before = await admin.stats();
+    const t0 = Date.now();
+    await freshPoll(t0);
+    const live = await shown();
+    const after = await admin.stats();
+    expect(after.handled).toBeLessThan(MAX); // still crawling
+    expect(live.handled).toBeGreaterThanOrEqual(before.handled);
+    expect(live.handled).toBeLessThanOrEqual(after.handled);
+    expect(live.total).toBeGreaterThanOrEqual(before.total);
+    expect(live.total).toBeLessThanOrEqual(after.total);
+    expect(live.deadLetters).toBe(1);
+    const row = card().locator(`tr[data-dead-letter="${JUNK_ID}"]`);
+    await expect.poll(() => row.locator('td.reason').textContent()).toMatch(/\S/);
+    // Workers hold locks while they crawl: the worker table lists their lock owners.
+    await page.waitForSelector(`[data-queue="${scenario.config.queueName}"] tr[data-worker]`, { timeout: 15_000 });
+    await page.waitForFunction(() => Number(document.querySelector('[data-stat="rate"]')?.textContent) > 0, undefined, { timeout: 15_000 });
+    // A few polls of history make the charts worth a screenshot.
+    await page.waitForFunction((name) => Number(document.querySelector(`[data-queue="${name}"]`)?.getAttribute('data-points')) >= 7, scenario.config.queueName, { timeout: 20_000 });
+    mkdirSync(fileURLToPath(new URL('../../docs/', import.meta.url)), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    // After the crawl: the page shows exactly what Redis has.
+    const codes = await scenario.fleet.waitAll(90_000);
+    expect(codes, scenario.fleet.describe()).toEqual([0, 0]);
+    const done = await admin.stats();
+    expect(done).toEqual({ total: MAX, pending: 0, locked: 0, handled: MAX, deadLetters: 1 });
+    await freshPoll(Date.now());
+    expect(await shown()).toEqual(done);
+
+    // Requeue: the row goes, the entry is pending in the queue again, and the page follows.
+    await row.locator('button.requeue').click();
+    await row.waitFor({ state: 'detached', timeout: 10_000 });
+    expect(await admin.stats()).toEqual({ total: MAX + 1, pending: 1, locked: 0, handled: MAX, deadLetters: 0 });
+    expect(await admin.redis.zscore(admin.keys.pending, JUNK_ID)).not.toBeNull();
+    expect(await admin.listDeadLetters()).toEqual([]);
+    await freshPoll(Date.now());
+    expect(await shown()).toMatchObject({ pending: 1, deadLetters: 0 });
+    expect(await card().locator('tr[data-dead-letter]').count()).toBe(0);
+    failed = false;
+  } finally {
+    await page?.close();
+    await scenario.cleanup(failed);
+  }
+});
+
+it('masks the password of the Redis URL, refuses a requeue without the page header and a foreign Host', async () => {
+  // An own server with an ACL user, so the dashboard really logs in with the password it must hide.
+  const server = await startRedisServer({ args: ['--user', 'ops', 'on', '>s3cret-pass', '~*', '&*', '+@all'] });
+  const masked = await startDashboard({ redis: `redis://ops:s3cret-pass@127.0.0.1:${server.port}`, port: 0 });
+  try {
+    const p = await browser.newPage();
+    await p.goto(masked.url);
+    await p.waitForFunction(() => document.getElementById('status')?.dataset.at !== '', undefined, { timeout: 15_000 });
+    expect(await p.locator('#redis').textContent()).toBe(`redis://ops:***@127.0.0.1:${server.port}`);
+    expect(await p.content()).not.toContain('s3cret-pass');
+    expect(await p.locator('#empty').isVisible()).toBe(true); // no queue on this server
+    await p.close();
+    const res = await fetch(`${masked.url}api/queues/x/dead-letters/y/requeue`, { method: 'POST' });
+    expect(res.status).toBe(403);
+    const port = new URL(masked.url).port;
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path: '/api/overview', headers: { host: `rebound.example:${port}` } }, (r) => {
+        r.resume();
+        resolve(r.statusCode);
+      }).on('error', reject).end();
+    });
+    expect(status).toBe(421);
+  } finally {
+    await masked.close();
+    await server.destroy();
+  }
+});
+
+it('the built package serves the page and uPlot from its own dist, with no URL outside the dashboard', async () => {
+  const built = await import('crawlee-redis-queue');
+  const served = await built.startDashboard({ redis: inject('redisUrl'), port: 0 });
+  try {
+    const html = await (await fetch(served.url)).text();
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.sort()).toEqual(['/app.js', '/style.css', '/vendor/uPlot.iife.min.js', '/vendor/uPlot.min.css']);
+    for (const ref of refs) {
+      const res = await fetch(new URL(ref, served.url));
+      expect(res.status, ref).toBe(200);
+      expect((await res.text()).length, ref).toBeGreaterThan(100);
+    }
+  } finally {
+    await served.close();
+  }
+});
