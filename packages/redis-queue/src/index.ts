@@ -19,6 +19,9 @@ export {
   type RedisQueueStats,
   type RequeueDeadLettersOptions,
 } from './admin/redis-queue-admin.js';
+export type { WorkerStatsOptions } from './stats/worker-stats-options.js';
+export type { WorkerInfo } from './stats/read-worker-stats.js';
+export type { CrawlStats } from './stats/read-crawl-stats.js';
 export { requestIdOf } from './queue/request-codec.js';
 export { parseStartUrlItem, type ParsedFeedItem } from './feed/parse-start-url.js';
 export { queueKeys, queueIndexKey, defaultStartUrlsKey, type QueueKeys } from './redis/keys.js';

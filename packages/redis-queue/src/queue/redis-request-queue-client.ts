@@ -37,6 +37,7 @@ import { decodeRequest, encodeRequest, toHeadItem, type DecodedRequest, type Enc
 import type { QueueContext } from './queue-context.js';
 import { lockMsOf } from './lock-secs.js';
 import { ScriptBatcher } from './script-batcher.js';
+import { NO_WORKER_STATS, type DedupCounterLocation, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 
 /** Codes of add-requests.lua (1 = already present). */
 const ADDED = 0;
@@ -104,6 +105,8 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   /** Locks taken by the last listAndLockHead calls: local monotonic time, lock length, Redis-time expiry (for the
    * `fastProlong` option). */
   private readonly freshLocks = new Map<string, FreshLock>();
+  /** worker-stats hook (src/stats/): counters in memory, published by a background timer. */
+  private readonly workerStats: WorkerStatsRecorder;
 
   /**
    * @param ctx - connection and settings shared by the storage client
@@ -117,6 +120,10 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     this.keys = queueKeys(ctx.keyPrefix, id);
     this.prolongs = new ScriptBatcher((items) => this.prolongBatch(items), MAX_BATCH, (item) => item.id);
     this.updates = new ScriptBatcher((items) => this.updateBatch(items), MAX_BATCH, (item) => item.encoded.id);
+    // worker-stats hook
+    this.workerStats =
+      ctx.workerStats?.create({ connection: ctx.connection, keys: this.keys, clientKey, lockCount: () => this.heldLocks.size, clockOffsetMs: ctx.clockOffsetMs }) ??
+      NO_WORKER_STATS;
   }
 
   private readonly prolongs: ScriptBatcher<ProlongItem, number>;
@@ -269,6 +276,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     const filter = this.filter;
     let planJson = '';
     let planKeys: string[] = [];
+    let dedupCounter: DedupCounterLocation | undefined; // worker-stats hook
     if (filter) {
       const plan = filter.source.planEnqueueFilter(
         chunk.map((r) => filter.keyOf({ uniqueKey: r.uniqueKey, url: r.url, method: r.method })),
@@ -276,10 +284,12 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
       validateEnqueueFilterPlan(plan, chunk.length);
       planKeys = plan.keys;
       planJson = JSON.stringify({ ops: plan.ops, counter: plan.counter });
+      if (plan.counter) dedupCounter = { key: plan.keys[plan.counter.key]!, field: plan.counter.filteredField }; // worker-stats hook
     }
     const args: ScriptArg[] = [forefront, this.offset(), planJson];
     for (const r of chunk) args.push(r.id, r.json, r.handled ? '1' : '0');
     const codes = ((await this.script('addRequests', args, planKeys)) as unknown[]).map(Number);
+    this.workerStats.added(codes, dedupCounter); // worker-stats hook
     if (filter?.onFiltered) {
       const filtered = codes.filter((c) => c === FILTERED).length;
       if (filtered > 0) filter.onFiltered(filtered);
@@ -320,6 +330,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async updateRequest(request: UpdateRequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
     const encoded = encodeRequest(request, this.heldLocks);
+    this.workerStats.updated(request); // worker-stats hook
     this.lockedRequests.delete(encoded.id);
     this.heldLocks.delete(encoded.id);
     this.freshLocks.delete(encoded.id);
@@ -366,6 +377,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
       const moved = await drainStartUrls(this, this.ctx.startUrls, this.offset());
       if (moved > 0) result = await this.lockHead(limit, lockSecs, lockMs);
     }
+    this.workerStats.locked(result.items.length); // worker-stats hook
     return result;
   }
 
