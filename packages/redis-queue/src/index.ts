@@ -22,6 +22,8 @@ export {
 export type { WorkerStatsOptions } from './stats/worker-stats-options.js';
 export type { WorkerInfo } from './stats/read-worker-stats.js';
 export type { CrawlStats } from './stats/read-crawl-stats.js';
+export { createMetricsRegistry, type MetricsRegistryOptions } from './metrics/create-metrics-registry.js';
+export { startMetricsServer } from './metrics/metrics-server.js';
 export { requestIdOf } from './queue/request-codec.js';
 export { parseStartUrlItem, type ParsedFeedItem } from './feed/parse-start-url.js';
 export { queueKeys, queueIndexKey, defaultStartUrlsKey, type QueueKeys } from './redis/keys.js';
