@@ -125,7 +125,7 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Reg
             if (w.state === 'unreadable') continue;
             const labels = { queue: q.name, worker: w.id, host: w.host };
             if (this instanceof Counter) this.inc(labels, value(w));
-            else (this as Gauge).set(labels, value(w));
+            else this.set(labels, value(w));
           }
         }
       },

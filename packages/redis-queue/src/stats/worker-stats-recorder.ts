@@ -42,7 +42,7 @@ export const NO_WORKER_STATS: WorkerStatsRecorder = {
   retried: () => undefined,
   updated: () => undefined,
   added: () => undefined,
-  close: async () => undefined,
+  close: () => Promise.resolve(),
 };
 
 /** Crawlee's RequestState: ERROR_HANDLER (5) and ERROR (6) mean the handler failed (crawlee core/request.js). */

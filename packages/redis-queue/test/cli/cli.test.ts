@@ -1,6 +1,5 @@
 // The built `crawlee-redis` bin against the real Redis, on real queues seeded through the package API.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { workerStatsKeys } from '../../src/stats/worker-stats-keys.js';
 import { queueIndexKey } from '../../src/redis/keys.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, req, type QueueWorld } from '../helpers/world.js';
@@ -138,11 +137,11 @@ describe('crawlee-redis', () => {
     await seededQueue();
     const json = await cli(['watch', 'queue', '--frames', '3', '--interval', '0.2', '--json']);
     expect(json.code).toBe(0);
-    const frames = json.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const frames = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { frame: number; queueRate?: number });
     expect(frames.map((f) => f.frame)).toEqual([1, 2, 3]);
     expect(frames[2]).toMatchObject({ total: 5, handled: 1, workers: [{ state: 'alive', clientKey: 'worker-a' }] });
-    expect(frames[0].queueRate).toBeUndefined();
-    expect(typeof frames[1].queueRate).toBe('number');
+    expect(frames[0]!.queueRate).toBeUndefined();
+    expect(typeof frames[1]!.queueRate).toBe('number');
     const text = await cli(['watch', 'queue', '--frames', '2', '--interval', '0.2']);
     const headers = text.stdout.split('\n').filter((line) => line.startsWith('crawlee-redis watch queue'));
     expect(headers).toHaveLength(2);

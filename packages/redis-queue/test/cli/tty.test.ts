@@ -28,7 +28,7 @@ afterEach(async () => {
   await world.cleanup();
 });
 
-async function runInTerminal(session: string, args: string[]): Promise<void> {
+function runInTerminal(session: string, args: string[]): void {
   const command = [process.execPath, BIN, ...args, '--redis', inject('redisUrl'), '--key-prefix', world.keyPrefix].map((a) => `'${a}'`).join(' ');
   // The shell sleeps after the command ends, so the pane's last screen can still be read.
   tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', `${command}; echo "EXIT=$?"; sleep 30`);
@@ -50,7 +50,7 @@ describe('crawlee-redis on a terminal', () => {
     const c = await world.client('w', { workerStats: { intervalSecs: 0.1, ttlSecs: 30 } });
     await c.batchAddRequests([req(1), req(2)]);
     await c.listAndLockHead({ limit: 1, lockSecs: 60 });
-    await runInTerminal('watch', ['watch', 'queue', '--interval', '0.3', '--frames', '4']);
+    runInTerminal('watch', ['watch', 'queue', '--interval', '0.3', '--frames', '4']);
     const screen = await screenUntil('watch', (s) => s.includes('EXIT='));
     expect(screen).toContain('EXIT=0');
     // Four frames were drawn, but the screen holds only the last one.
@@ -64,14 +64,14 @@ describe('crawlee-redis on a terminal', () => {
     world = createWorld(backend);
     const c = await world.client('w');
     await c.batchAddRequests([req(1), req(2), req(3)]);
-    await runInTerminal('purge-no', ['purge', 'queue']);
+    runInTerminal('purge-no', ['purge', 'queue']);
     await screenUntil('purge-no', (s) => s.includes('Type the queue name to confirm'));
     tmux('send-keys', '-t', 'purge-no', 'nope', 'Enter');
     const refused = await screenUntil('purge-no', (s) => s.includes('EXIT='));
     expect(refused).toContain('EXIT=2');
     expect((await world.admin().stats()).total).toBe(3);
 
-    await runInTerminal('purge-yes', ['purge', 'queue']);
+    runInTerminal('purge-yes', ['purge', 'queue']);
     const prompt = await screenUntil('purge-yes', (s) => s.includes('Type the queue name to confirm'));
     expect(prompt).toContain('About to purge queue "queue" (3 requests)');
     tmux('send-keys', '-t', 'purge-yes', 'queue', 'Enter');
