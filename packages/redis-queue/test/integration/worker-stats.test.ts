@@ -85,6 +85,28 @@ describe('worker stats', () => {
     expect(() => world.storageClient({ workerStats: 'yes' as never })).toThrow(InvalidOptionsError);
   });
 
+  it("crawlStats reads the attached enqueue filter's counter hash (dedup hits of the filter)", async () => {
+    world = createWorld(backend);
+    const c = await world.client('w1', { workerStats: { intervalSecs: 0.1, ttlSecs: 5 } });
+    // An exact-set filter through the seam (what crawlee-bloom-dedup's RedisSetDedupStore plans), keys on the queue's tag.
+    const set = `${c.keys.tag}:seen`;
+    const counter = `${c.keys.tag}:seen-stats`;
+    c.attachEnqueueFilter({
+      redis: world.redis,
+      enqueueFilterKeys: () => [set, counter],
+      planEnqueueFilter: (keys) => ({
+        keys: [set, counter],
+        ops: keys.map((member) => ({ type: 'member' as const, key: 0, member })),
+        counter: { key: 1, newField: 'itemsAdded', filteredField: 'filtered' },
+      }),
+    }, { keyOf: (r) => r.url });
+    // Same URL, other uniqueKeys: the queue would take them, the filter rejects them.
+    await c.batchAddRequests([req(1), req(1, { uniqueKey: 'other-1' }), req(1, { uniqueKey: 'other-2' })]);
+    await c.listAndLockHead({ limit: 1, lockSecs: 30 });
+    await sleep(300);
+    expect(await world.admin().crawlStats()).toMatchObject({ dedupFiltered: 2, dedupKey: counter });
+  });
+
   it('memoryUsage samples the queue keys; unreadable worker records are reported, not thrown', async () => {
     world = createWorld(backend);
     const c = await world.client('w1');
