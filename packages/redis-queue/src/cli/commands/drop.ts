@@ -11,7 +11,11 @@ export const dropCommand = defineCliCommand(
     const admin = await ctx.admin(name as string, false);
     const { total } = await admin.stats();
     await ctx.confirm(`drop queue "${name as string}" (${total} requests, every key of hash tag ${admin.keys.tag})`, name as string);
+    const { dedupKey } = await admin.crawlStats();
     const others = await admin.dropHashTag();
+    if (dedupKey && !dedupKey.includes(admin.keys.tag)) {
+      ctx.warn(`the dedup store whose counters are at ${dedupKey} is outside the queue's hash tag and was kept; delete it with its own tools if the crawl is over`);
+    }
     if (ctx.json) return ctx.printJson({ queue: name, requests: total, otherKeysDeleted: others });
     ctx.print(`dropped queue "${name as string}": ${total} request(s), ${others} other key(s) of ${admin.keys.tag}`);
   },
