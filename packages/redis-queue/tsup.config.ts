@@ -7,7 +7,7 @@ import { defineConfig } from 'tsup';
 const require = createRequire(import.meta.url);
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/internal.ts"],
+  entry: ["src/index.ts", "src/internal.ts", "src/cli/bin.ts"],
   format: ['esm', 'cjs'],
   dts: { resolve: [/^@crawlee-distributed\/redis-kit/] },
   clean: true,

@@ -21,6 +21,11 @@ export {
   type RequeueDeadLettersOptions,
 } from './admin/redis-queue-admin.js';
 export { defaultStartUrlsKey, type QueueKeys } from './redis/keys.js';
+export type { WorkerStatsOptions } from './stats/worker-stats-options.js';
+export type { WorkerInfo } from './stats/read-worker-stats.js';
+export type { CrawlStats } from './stats/read-crawl-stats.js';
+export { createMetricsRegistry, type MetricsRegistryOptions } from './metrics/create-metrics-registry.js';
+export { startMetricsServer } from './metrics/metrics-server.js';
 export type { RedisConnection, RedisConnectionOption } from './redis/connection.js';
 export type { AttachEnqueueFilterOptions, EnqueueFilterSource } from './enqueue-filter.js';
 export type { UniqueKeyTransform } from './queue/unique-key-seam.js';

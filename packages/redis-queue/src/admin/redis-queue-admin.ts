@@ -1,9 +1,12 @@
 import type { RedisOptions } from 'ioredis';
 import { encodeRequest, requestIdOf } from '../queue/request-codec.js';
-import { ConnectionHandle, type RedisConnection, type RedisConnectionOption } from '../redis/connection.js';
+import { ConnectionHandle, isCluster, type RedisConnection, type RedisConnectionOption } from '../redis/connection.js';
 import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { QueueScripts } from '../queue/queue-scripts.js';
 import { REQUEUED } from '../queue/reply-codes.js';
+import { hashTagOf } from '@crawlee-distributed/redis-kit';
+import { readCrawlStats, readQueueMemory, type CrawlStats } from '../stats/read-crawl-stats.js';
+import { readWorkers, type WorkerInfo } from '../stats/read-worker-stats.js';
 
 /** Options of {@link RedisQueueAdmin}. */
 export interface RedisQueueAdminOptions {
@@ -181,6 +184,91 @@ export class RedisQueueAdmin {
       else skipped++;
     }
     return { requeued, skipped };
+  }
+
+  // ---- Issue 14 (operate a fleet): worker stats, crawl counters, memory, and what the CLI needs. ----
+
+  /**
+   * The workers that published stats on this queue (see the `workerStats` option of `RedisStorageClient`): alive,
+   * stopped (closed cleanly) and dead (silent longer than their TTL) ones. Ids of workers dead for longer than
+   * `retentionSecs` are pruned on this read. O(workers).
+   *
+   * @param options - `retentionSecs`: how long a dead worker stays listed (default 600)
+   * @returns the workers, alive first, then newest first
+   */
+  async workers(options: { retentionSecs?: number } = {}): Promise<WorkerInfo[]> {
+    const retentionMs = (options.retentionSecs ?? 600) * 1000;
+    return this.connection.run(() => readWorkers(this.redis, this.keys, retentionMs));
+  }
+
+  /** @returns crawl-wide counters the workers published (handled, failed, retried, alreadyPresent) and the
+   * enqueue filter's `filtered` counter when a worker reported one */
+  async crawlStats(): Promise<CrawlStats> {
+    return this.connection.run(() => readCrawlStats(this.redis, this.keys));
+  }
+
+  /** @returns Redis memory of the queue's keys in bytes (`MEMORY USAGE ... SAMPLES 5` per key: O(keys)) */
+  async memoryUsage(): Promise<{ bytes: number; byKey: Record<string, number> }> {
+    return this.connection.run(() => readQueueMemory(this.redis, this.keys));
+  }
+
+  /**
+   * Deletes dead letters for good.
+   *
+   * @param ids - only these dead-letter ids (default: all)
+   * @returns how many were deleted
+   */
+  async deleteDeadLetters(ids?: string[]): Promise<number> {
+    const targets = ids ?? (await this.connection.run(() => this.redis.hkeys(this.keys.dead)));
+    let deleted = 0;
+    for (let start = 0; start < targets.length; start += 500) {
+      const chunk = targets.slice(start, start + 500);
+      deleted += await this.connection.run(() => this.redis.hdel(this.keys.dead, ...chunk));
+      await this.connection.run(() => this.redis.hdel(this.keys.deadInfo, ...chunk));
+    }
+    return deleted;
+  }
+
+  /**
+   * Removes requests by uniqueKey (pending, locked or handled; the counters move), so the same uniqueKey can be added
+   * again. A dedup store in front of the queue (crawlee-bloom-dedup) still remembers them.
+   *
+   * @param uniqueKeys - the uniqueKeys
+   * @returns the uniqueKeys removed and the ones the queue did not hold
+   */
+  async forget(uniqueKeys: string[]): Promise<{ forgotten: string[]; missing: string[] }> {
+    const forgotten: string[] = [];
+    const missing: string[] = [];
+    for (const uniqueKey of uniqueKeys) {
+      const found = Number(await this.scripts.run('deleteRequest', [requestIdOf(uniqueKey), '0'])) === 1;
+      (found ? forgotten : missing).push(uniqueKey);
+    }
+    return { forgotten, missing };
+  }
+
+  /**
+   * Drops the queue ({@link RedisQueueAdmin.drop}) and then deletes every other key with the queue's hash tag:
+   * worker records, crawl counters, dedup keys given the queue's tag. Finds them with `SCAN MATCH` (on a Cluster,
+   * on every master): an admin action that reads the key space, never for a hot path.
+   *
+   * @returns the number of keys deleted besides the queue's own
+   */
+  async dropHashTag(): Promise<number> {
+    await this.drop();
+    const tag = this.keys.tag.slice(1, -1);
+    const pattern = `*${this.keys.tag.replace(/[*?[\]\\]/g, '\\$&')}*`;
+    const nodes = isCluster(this.redis) ? this.redis.nodes('master') : [this.redis];
+    let deleted = 0;
+    for (const node of nodes) {
+      let cursor = '0';
+      do {
+        const [next, found] = await this.connection.run(() => node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000));
+        cursor = next;
+        const mine = found.filter((key) => hashTagOf(key) === tag);
+        if (mine.length > 0) deleted += await this.connection.run(() => node.unlink(...mine));
+      } while (cursor !== '0');
+    }
+    return deleted;
   }
 
   /** Closes the connection if this admin created it from a URL. */

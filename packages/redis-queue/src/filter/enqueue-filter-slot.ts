@@ -1,3 +1,4 @@
+import type { DedupCounterLocation } from '../stats/worker-stats-recorder.js';
 import type { AttachEnqueueFilterOptions, EnqueueFilterSource } from '../enqueue-filter.js';
 import { EnqueueFilterIncompatibleError } from '../errors/enqueue-filter-incompatible-error.js';
 import type { RedisConnection } from '../redis/connection.js';
@@ -18,6 +19,8 @@ export interface FilterArgs {
   planJson: string;
   /** The plan's keys (KEYS[9..]). */
   keys: string[];
+  /** Where the plan counts filtered requests (for the worker stats), when it counts. */
+  dedupCounter?: DedupCounterLocation;
 }
 
 interface Attached {
@@ -80,7 +83,8 @@ export class EnqueueFilterSlot {
       requests.map((r) => filter.keyOf({ uniqueKey: r.uniqueKey, url: r.url, method: r.method })),
     );
     validateEnqueueFilterPlan(plan, requests.length);
-    return { planJson: JSON.stringify({ ops: plan.ops, counter: plan.counter }), keys: plan.keys };
+    const dedupCounter = plan.counter ? { key: plan.keys[plan.counter.key]!, field: plan.counter.filteredField } : undefined;
+    return { planJson: JSON.stringify({ ops: plan.ops, counter: plan.counter }), keys: plan.keys, dedupCounter };
   }
 
   /** Tells the wrapper how many requests of a batch the filter rejected. @param codes - the add script's codes */

@@ -4,6 +4,7 @@ import type { ScriptArg } from '../redis/scripts.js';
 import type { QueueScripts } from './queue-scripts.js';
 import { ADD_ADDED, ADD_FEED_HEAD_CHANGED, ADD_PRESENT_HANDLED, FEED_STEP_CHECK, FEED_STEP_NONE, FEED_STEP_POPPED } from './reply-codes.js';
 import { encodeRequest, type EncodedRequest } from './request-codec.js';
+import type { WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 import type { UniqueKeyTransform } from './unique-key-seam.js';
 
 /** One item of a start-URL feed batch: a request, or the reason it cannot be one. */
@@ -24,11 +25,13 @@ export class AddPath {
    * @param scripts - the queue's scripts
    * @param filter - the queue's enqueue filter
    * @param batchSize - requests per script call
+   * @param stats - this worker's stats counters (told every add script's codes)
    */
   constructor(
     private readonly scripts: QueueScripts,
     private readonly filter: EnqueueFilterSlot,
     private readonly batchSize: number,
+    private readonly stats: WorkerStatsRecorder,
   ) {}
 
   /**
@@ -49,11 +52,12 @@ export class AddPath {
     const processed: ProcessedRequest[] = [];
     for (let start = 0; start < encoded.length; start += this.batchSize) {
       const chunk = encoded.slice(start, start + this.batchSize);
-      const { planJson, keys } = this.filter.argsFor(chunk);
+      const { planJson, keys, dedupCounter } = this.filter.argsFor(chunk);
       const args: ScriptArg[] = [forefront ? '1' : '0', this.scripts.offset(), planJson, FEED_STEP_NONE];
       for (const r of chunk) args.push(r.id, r.json, r.handled ? '1' : '0');
       const codes = ((await this.scripts.run('addRequests', args, { extraKeys: keys })) as unknown[]).map(Number);
       this.filter.report(codes);
+      this.stats.added(codes, dedupCounter);
       chunk.forEach((request, i) => {
         processed.push({
           uniqueKey: request.uniqueKey,
@@ -76,7 +80,7 @@ export class AddPath {
    */
   async addFeedBatch(entries: readonly FeedEntry[], step: FeedStep): Promise<number[] | undefined> {
     const requests = entries.flatMap((e) => ('request' in e ? [e.request] : []));
-    const { planJson, keys } = this.filter.argsFor(requests);
+    const { planJson, keys, dedupCounter } = this.filter.argsFor(requests);
     const args: ScriptArg[] = ['0', this.scripts.offset(), planJson, step.kind === 'check' ? FEED_STEP_CHECK : FEED_STEP_POPPED];
     for (const entry of entries) {
       if ('request' in entry) args.push(entry.raw, 'r', entry.request.id, entry.request.json);
@@ -90,6 +94,7 @@ export class AddPath {
     }
     const codes = (reply as unknown[]).map(Number);
     this.filter.report(codes);
+    this.stats.added(codes, dedupCounter);
     return codes;
   }
 }

@@ -1,4 +1,5 @@
 import type { ConnectionHandle } from '../redis/connection.js';
+import type { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
 
 /** Settings of the start-URL feed of a queue (scrapy-redis `<name>:start_urls`). */
 export interface StartUrlFeedSettings {
@@ -28,4 +29,6 @@ export interface QueueContext {
    * the background. */
   readonly fastProlong: boolean;
   readonly startUrls?: StartUrlFeedSettings;
+  /** Publishers of worker stats (src/stats/); undefined when off. */
+  readonly workerStats?: WorkerStatsRegistry;
 }

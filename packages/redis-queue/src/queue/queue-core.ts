@@ -20,6 +20,7 @@ import { QueueLocks } from './queue-locks.js';
 import { QueueScripts } from './queue-scripts.js';
 import { DEAD_LETTER_MOVED } from './reply-codes.js';
 import { decodeRequest, encodeRequest, toHeadItem } from './request-codec.js';
+import { NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 
 /**
  * The queue core of one Redis request queue for one lock owner (`clientKey`): typed script calls that carry the
@@ -39,6 +40,8 @@ export class QueueCore {
   readonly filter: EnqueueFilterSlot;
   /** The lock operations. */
   readonly locks: QueueLocks;
+  /** This worker's stats counters (src/stats/), published in the background; a no-op with `workerStats: false`. */
+  readonly workerStats: WorkerStatsRecorder;
   private readonly ledger = new LockLedger();
   private readonly batches: LockBatches;
 
@@ -60,7 +63,15 @@ export class QueueCore {
       if (name !== 'prolongRequestLock' && name !== 'updateRequest') this.batches.flushAll();
     });
     this.filter = new EnqueueFilterSlot(ctx.connection.redis, this.keys.tag, id);
-    this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize);
+    this.workerStats =
+      ctx.workerStats?.create({
+        connection: ctx.connection,
+        keys: this.keys,
+        clientKey,
+        lockCount: () => this.ledger.heldUniqueKeys.size,
+        clockOffsetMs: ctx.clockOffsetMs,
+      }) ?? NO_WORKER_STATS;
+    this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize, this.workerStats);
     this.locks = new QueueLocks(this.scripts, this.ledger, this.batches, ctx, clientKey, (i, raw, reason) => this.deadLetter(i, raw, reason));
   }
 
@@ -143,6 +154,7 @@ export class QueueCore {
    */
   update(request: UpdateRequestSchema, forefront: boolean): Promise<QueueOperationInfo> {
     const encoded = encodeRequest(request, this.ledger.heldUniqueKeys);
+    this.workerStats.updated(request);
     this.ledger.forget(encoded.id);
     return this.batches.update({ encoded, forefront });
   }
@@ -167,6 +179,7 @@ export class QueueCore {
       const moved = await drainStartUrls(this.scripts, this.addPath, this.ctx.startUrls);
       if (moved > 0) result = await this.locks.lockHead(limit, lockSecs, lockMs);
     }
+    this.workerStats.locked(result.items.length);
     return result;
   }
 

@@ -7,6 +7,7 @@ import deleteRequestLock from '../lua/delete-request-lock.lua';
 import listAndLockHead from '../lua/list-and-lock-head.lua';
 import listHead from '../lua/list-head.lua';
 import prolongRequestLock from '../lua/prolong-request-lock.lua';
+import publishWorkerStats from '../lua/publish-worker-stats.lua';
 import purgeQueue from '../lua/purge-queue.lua';
 import queueStats from '../lua/queue-stats.lua';
 import releaseLocks from '../lua/release-locks.lua';
@@ -30,6 +31,7 @@ const registry = createScriptRegistry({
     listAndLockHead,
     listHead,
     prolongRequestLock,
+    publishWorkerStats,
     purgeQueue,
     queueStats,
     releaseLocks,
@@ -48,6 +50,7 @@ export type ScriptName =
   | 'listAndLockHead'
   | 'listHead'
   | 'prolongRequestLock'
+  | 'publishWorkerStats'
   | 'purgeQueue'
   | 'queueStats'
   | 'releaseLocks'

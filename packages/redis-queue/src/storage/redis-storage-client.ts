@@ -14,6 +14,8 @@ import { RedisRequestQueueCollectionClient } from './request-queue-collection-cl
 import { randomUUID } from 'node:crypto';
 import { RedisDatasetClient } from '../dataset/redis-dataset-client.js';
 import { RedisDatasetCollectionClient } from '../dataset/redis-dataset-collection-client.js';
+import { workerStatsSettings, type WorkerStatsOptions } from '../stats/worker-stats-options.js';
+import { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
 
 /** Options of the start-URL feed (a scrapy-redis `<name>:start_urls` list drained into the queue by idle workers). */
 export interface StartUrlFeedOptions {
@@ -73,6 +75,12 @@ export interface RedisStorageClientOptions {
   /** Drain a scrapy-redis start-URL list into each queue when it has nothing available: `true` for
    * `<name>:start_urls`, or settings. @defaultValue undefined (no feed) */
   startUrls?: boolean | StartUrlFeedOptions;
+  /** Worker stats each queue client publishes under the queue's hash tag (`{p:rq:name}:worker:<id>` with a TTL,
+   * `:workers`, crawl-wide counters in `:stats`), read by `RedisQueueAdmin.workers()` and the `crawlee-redis` CLI.
+   * Counters move in memory; one script call per interval writes them, from an unref'd timer started by the first
+   * `listAndLockHead`. `false` publishes nothing. @defaultValue `true` (`{ intervalSecs: 15, ttlSecs: 45,
+   * deadRetentionSecs: 600 }`) */
+  workerStats?: boolean | WorkerStatsOptions;
   /** Tests only: milliseconds added to Redis `TIME` in every script, read before each operation (lets a test move a
    * queue's clock forward; it is still Redis time, never the worker's). @defaultValue 0 */
   clockOffsetMs?: number | (() => number);
@@ -119,7 +127,7 @@ export class RedisStorageClient implements StorageClient {
 
   /**
    * @param options - see {@link RedisStorageClientOptions}
-   * @throws {@link InvalidOptionsError} for a bad URL, key prefix or numeric option
+   * @throws {@link InvalidOptionsError} for a bad URL, key prefix, numeric option or `workerStats` setting
    */
   constructor(options: RedisStorageClientOptions = {}) {
     const keyPrefix = options.keyPrefix ?? 'crawlee';
@@ -135,6 +143,7 @@ export class RedisStorageClient implements StorageClient {
     this.redisDatasets = datasets === 'redis';
     const clock = options.clockOffsetMs ?? 0;
     const feed = feedSettings(options.startUrls);
+    const stats = workerStatsSettings(options.workerStats);
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
     this.redis = this.connection.redis;
     this.keyPrefix = keyPrefix;
@@ -149,6 +158,7 @@ export class RedisStorageClient implements StorageClient {
       cacheLockedRequests: options.cacheLockedRequests ?? true,
       fastProlong: options.fastProlong ?? false,
       startUrls: feed,
+      workerStats: stats && new WorkerStatsRegistry(stats),
     };
   }
 
@@ -202,8 +212,10 @@ export class RedisStorageClient implements StorageClient {
     await this.localStorageClient.teardown?.();
   }
 
-  /** Closes the Redis connection if this client created it (from a URL); a connection you passed stays open. */
+  /** Publishes the last worker stats of its queue clients (state `stopped`), then closes the Redis connection if
+   * this client created it (from a URL); a connection you passed stays open. */
   async close(): Promise<void> {
+    await this.ctx.workerStats?.closeAll();
     await this.connection.close();
   }
 }

@@ -59,7 +59,7 @@ export function createWorld(backend: TestBackend, name = 'queue'): QueueWorld {
       clock.offset += ms;
     },
     async cleanup() {
-      await new RedisQueueAdmin({ redis, keyPrefix, name }).drop();
+      await new RedisQueueAdmin({ redis, keyPrefix, name }).dropHashTag(); // worker stats keys too
       await redis.del(queueIndexKey(keyPrefix));
       await Promise.all(connections.map(closeConnection));
     },

@@ -36,7 +36,7 @@ export function createScenario(redisUrl: string, overrides: Partial<WorkerConfig
       await fleet.destroy(failed);
       if (failed) console.error(`multi-process result files kept in ${fleet.dir}`);
       try {
-        await admin.drop();
+        await admin.dropHashTag(); // worker stats keys too
       } finally {
         await admin.close();
       }

@@ -1,0 +1,61 @@
+import { defineCliCommand } from '../define-command.js';
+import { CliUsageError } from '../errors/cli-usage-error.js';
+import { table } from '../format.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function preview(raw: Buffer): { text: string; utf8: boolean } {
+  try {
+    return { text: utf8.decode(raw), utf8: true };
+  } catch {
+    return { text: raw.toString('base64'), utf8: false };
+  }
+}
+
+/** `crawlee-redis dead-letters <queue> [--requeue] [--delete]`: entries no worker could read. */
+export const deadLettersCommand = defineCliCommand(
+  'dead-letters',
+  (c) =>
+    c
+      .description('list the dead letters of a queue; --requeue puts them back, --delete removes them')
+      .argument('<queue>', 'queue name')
+      .option('--requeue', 'put them back (queue entries into the queue, feed items at the head of the feed)')
+      .option('--delete', 'delete them for good (asks for confirmation)')
+      .option('--id <ids...>', 'only these dead-letter ids'),
+  async (ctx, [name], options) => {
+    if (options.requeue && options.delete) throw new CliUsageError('pass --requeue or --delete, not both');
+    const admin = await ctx.admin(name as string);
+    const ids = options.id as string[] | undefined;
+    if (options.requeue) {
+      const result = await admin.requeueDeadLetters({ ids });
+      return ctx.json ? ctx.printJson(result) : ctx.print(`requeued ${result.requeued}, skipped ${result.skipped}`);
+    }
+    if (options.delete) {
+      const count = ids?.length ?? (await admin.stats()).deadLetters;
+      await ctx.confirm(`delete ${count} dead letter(s) of queue "${name as string}"`, name as string);
+      const deleted = await admin.deleteDeadLetters(ids);
+      return ctx.json ? ctx.printJson({ deleted }) : ctx.print(`deleted ${deleted} dead letter(s)`);
+    }
+    const letters = (await admin.listDeadLetters()).filter((l) => !ids || ids.includes(l.id));
+    if (ctx.json) {
+      return ctx.printJson(
+        letters.map((l) => {
+          const raw = preview(l.raw);
+          return { id: l.id, source: l.source, at: l.at, reason: l.reason, raw: raw.text, rawEncoding: raw.utf8 ? 'utf8' : 'base64' };
+        }),
+      );
+    }
+    if (letters.length === 0) return ctx.print(`no dead letters in queue "${name as string}"`);
+    ctx.print(
+      table(
+        ['ID', 'SOURCE', 'AT', 'REASON', 'RAW'],
+        letters.map((l) => {
+          const raw = preview(l.raw);
+          const text = raw.utf8 ? raw.text : `base64:${raw.text}`;
+          return [l.id, l.source, l.at.toISOString(), l.reason, text.length > 60 ? `${text.slice(0, 57)}...` : text];
+        }),
+      ),
+    );
+  },
+  true,
+);

@@ -1,0 +1,33 @@
+import type { CliCommandModule } from '../define-command.js';
+import { deadLettersCommand } from './dead-letters.js';
+import { dropCommand } from './drop.js';
+import { failedCommand } from './failed.js';
+import { forgetCommand } from './forget.js';
+import { lsCommand } from './ls.js';
+import { metricsCommand } from './metrics.js';
+import { purgeCommand } from './purge.js';
+import { seedCommand } from './seed.js';
+import { statsCommand } from './stats.js';
+import { watchCommand } from './watch.js';
+import { workersCommand } from './workers.js';
+
+/**
+ * Every `crawlee-redis` command, in the order `--help` lists them. A new command is one file in this folder built
+ * with `defineCliCommand` (see define-command.ts) and one entry here, e.g. `dashboard` (calling
+ * `startDashboard(options)` of src/dashboard/) and `export` (calling `exportDataset(options)` of src/dataset/).
+ */
+export const COMMANDS: readonly CliCommandModule[] = [
+  lsCommand,
+  statsCommand,
+  workersCommand,
+  watchCommand,
+  seedCommand,
+  deadLettersCommand,
+  failedCommand,
+  forgetCommand,
+  purgeCommand,
+  dropCommand,
+  metricsCommand,
+  // dashboardCommand, (src/cli/commands/dashboard.ts → startDashboard of src/dashboard/)
+  // exportCommand,    (src/cli/commands/export.ts → exportDataset of src/dataset/)
+];

@@ -1,0 +1,44 @@
+import { parseStartUrlItem } from '../../feed/parse-start-url.js';
+import { RedisStorageClient } from '../../storage/redis-storage-client.js';
+import type { RedisRequestQueueClient } from '../../storage/redis-request-queue-client.js';
+import type { RequestSchema } from '../../crawlee-types.js';
+import { defineCliCommand } from '../define-command.js';
+import { CliUsageError } from '../errors/cli-usage-error.js';
+import { keyValues } from '../format.js';
+import { readLines } from '../read-lines.js';
+
+/** `crawlee-redis seed <queue> [file|-]`: adds start URLs (the start-URL feed formats), deduplicated by uniqueKey. */
+export const seedCommand = defineCliCommand(
+  'seed',
+  (c) =>
+    c
+      .description('add requests: one URL, JSON string or JSON object ({ url, method, headers, payload|body, userData|meta, uniqueKey }) per line')
+      .argument('<queue>', 'queue name (created when missing)')
+      .argument('[file]', 'input file, or - for stdin', '-')
+      .option('--forefront', 'put the requests at the head of the queue')
+      .option('--skip-invalid', 'skip lines that are not requests (default: reject the whole input, nothing added)'),
+  async (ctx, [name, file], options) => {
+    const lines = await readLines(file as string, ctx.io.stdin);
+    const requests: RequestSchema[] = [];
+    const invalid: Array<{ line: number; reason: string }> = [];
+    lines.forEach((text, i) => {
+      if (text.trim() === '') return;
+      const parsed = parseStartUrlItem(Buffer.from(text.trim(), 'utf8'), false);
+      if (parsed.kind === 'r') requests.push(JSON.parse(parsed.request.json) as RequestSchema);
+      else invalid.push({ line: i + 1, reason: parsed.reason });
+    });
+    if (invalid.length > 0 && !options.skipInvalid) {
+      const shown = invalid.slice(0, 5).map((e) => `  line ${e.line}: ${e.reason}`).join('\n');
+      throw new CliUsageError(`${invalid.length} line(s) are not requests; nothing was added (pass --skip-invalid to add the others):\n${shown}`);
+    }
+    await ctx.admin(name as string, false); // validates the name
+    const storage = new RedisStorageClient({ redis: await ctx.redis(), keyPrefix: ctx.keyPrefix, workerStats: false });
+    await storage.requestQueues().getOrCreate(name as string);
+    const client = storage.requestQueue(name as string, { clientKey: 'crawlee-redis-seed' }) as RedisRequestQueueClient;
+    const { processedRequests } = await client.batchAddRequests(requests, { forefront: options.forefront === true });
+    const added = processedRequests.filter((r) => !r.wasAlreadyPresent).length;
+    const result = { queue: name, read: requests.length + invalid.length, added, alreadyPresent: requests.length - added, invalid: invalid.length };
+    if (ctx.json) return ctx.printJson({ ...result, invalidLines: invalid });
+    ctx.print(keyValues([['queue', name as string], ['read', result.read], ['added', added], ['already present', result.alreadyPresent], ['invalid (skipped)', invalid.length]]));
+  },
+);

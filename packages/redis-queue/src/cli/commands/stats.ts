@@ -1,0 +1,51 @@
+import type { RedisQueueAdmin } from '../../admin/redis-queue-admin.js';
+import { defineCliCommand } from '../define-command.js';
+import { formatBytes, keyValues } from '../format.js';
+
+/** Everything `stats` and `watch` show about a queue, read in one go. */
+export async function queueSnapshot(admin: RedisQueueAdmin) {
+  const [queue, crawl, memory, workers] = await Promise.all([admin.stats(), admin.crawlStats(), admin.memoryUsage(), admin.workers()]);
+  return {
+    ...queue,
+    crawl,
+    queueBytes: memory.bytes,
+    workers: {
+      alive: workers.filter((w) => w.state === 'alive').length,
+      stopped: workers.filter((w) => w.state === 'stopped').length,
+      dead: workers.filter((w) => w.state === 'dead').length,
+    },
+    rate: workers.filter((w) => w.state === 'alive').reduce((sum, w) => sum + w.rate, 0),
+    workerList: workers,
+  };
+}
+
+/** `crawlee-redis stats <queue>`: counters, crawl-wide worker counters, dedup hits, memory. */
+export const statsCommand = defineCliCommand(
+  'stats',
+  (c) => c.description('counters of a queue: requests, crawl-wide worker counters, dedup hits, Redis memory').argument('<queue>', 'queue name'),
+  async (ctx, [name]) => {
+    const admin = await ctx.admin(name as string);
+    const { workerList, ...snapshot } = await queueSnapshot(admin);
+    if (ctx.json) return ctx.printJson({ queue: name, ...snapshot });
+    const s = snapshot;
+    const progress = s.total > 0 ? ` (${((100 * s.handled) / s.total).toFixed(1)}%)` : '';
+    ctx.print(
+      keyValues([
+        ['queue', `${name as string} (key prefix "${ctx.keyPrefix}")`],
+        ['total', s.total],
+        ['handled', `${s.handled.toLocaleString('en-US')}${progress}`],
+        ['pending', s.pending],
+        ['locked', s.locked],
+        ['dead letters', s.deadLetters],
+        ['succeeded', s.crawl.handled],
+        ['failed', s.crawl.failed],
+        ['retried', s.crawl.retried],
+        ['dedup hits', `${s.crawl.alreadyPresent.toLocaleString('en-US')} already in the queue${s.crawl.dedupFiltered === undefined ? '' : `, ${s.crawl.dedupFiltered.toLocaleString('en-US')} filtered by ${s.crawl.dedupKey!}`}`],
+        ['workers', `${s.workers.alive} alive, ${s.workers.stopped} stopped, ${s.workers.dead} dead`],
+        ['rate', `${s.rate.toFixed(1)} req/s`],
+        ['queue memory', formatBytes(s.queueBytes)],
+      ]),
+    );
+    void workerList;
+  },
+);

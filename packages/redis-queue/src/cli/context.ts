@@ -1,0 +1,148 @@
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import { RedisQueueAdmin } from '../admin/redis-queue-admin.js';
+import { ConnectionHandle, type RedisConnection } from '../redis/connection.js';
+import { assertKeyPart, queueKeys } from '../redis/keys.js';
+import { ConfirmationRequiredError } from './errors/confirmation-required-error.js';
+import { CliUsageError } from './errors/cli-usage-error.js';
+import { maskCredentials } from './mask-credentials.js';
+
+/** Options every command takes. */
+export interface CommonOptions {
+  redis?: string;
+  keyPrefix: string;
+  json?: boolean;
+  yes?: boolean;
+}
+
+/** Where the CLI writes and reads (process streams, or test doubles). */
+export interface CliIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+}
+
+/** Seconds the CLI waits for Redis before it gives up (exit 1). */
+const CONNECT_TIMEOUT_SECS = 5;
+
+/**
+ * Adds `--redis`, `--key-prefix` and `--json` to a command.
+ *
+ * @param command - a commander command
+ * @returns the same command
+ */
+export function withCommonOptions(command: Command): Command {
+  return command
+    .option('--redis <url>', 'Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379)')
+    .option('--key-prefix <prefix>', 'key prefix of the queues', 'crawlee')
+    .option('--json', 'print JSON for scripts instead of text');
+}
+
+/** Adds `-y, --yes` (skip the confirmation of a destructive command). @param command - a commander command */
+export function withYes(command: Command): Command {
+  return command.option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)');
+}
+
+/** One command's run: its options, its Redis connection (opened on first use), output helpers. */
+export class CliContext {
+  /** The Redis URL in use (masked when printed). */
+  readonly redisUrl: string;
+  readonly keyPrefix: string;
+  readonly json: boolean;
+  private handle: ConnectionHandle | undefined;
+  private readonly admins: RedisQueueAdmin[] = [];
+
+  /**
+   * @param options - the command's parsed options
+   * @param io - streams
+   * @throws {@link CliUsageError} for a key prefix with braces or an empty one, or a URL that is not redis(s)://
+   */
+  constructor(
+    readonly options: CommonOptions,
+    readonly io: CliIo,
+  ) {
+    this.redisUrl = options.redis ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    if (!/^rediss?:\/\//i.test(this.redisUrl)) {
+      throw new CliUsageError(`--redis must be a redis:// or rediss:// URL (got ${maskCredentials(JSON.stringify(this.redisUrl))})`);
+    }
+    this.keyPrefix = options.keyPrefix;
+    try {
+      assertKeyPart('--key-prefix', this.keyPrefix);
+    } catch (error) {
+      throw new CliUsageError((error as Error).message);
+    }
+    this.json = options.json === true;
+  }
+
+  /** The connection, connected (fails with RedisUnreachableError after 5 s). */
+  async redis(): Promise<RedisConnection> {
+    this.handle ??= new ConnectionHandle(this.redisUrl, { maxRetriesPerRequest: 2 }, CONNECT_TIMEOUT_SECS);
+    await this.handle.waitForFirstConnect();
+    return this.handle.redis;
+  }
+
+  /**
+   * An admin of one queue, on this context's connection.
+   *
+   * @param name - the queue name
+   * @param mustExist - fail when the queue has no metadata
+   * @throws {@link CliUsageError} for a name with braces
+   * @throws Error when `mustExist` and the queue does not exist (exit 1)
+   */
+  async admin(name: string, mustExist = true): Promise<RedisQueueAdmin> {
+    try {
+      queueKeys(this.keyPrefix, name);
+    } catch (error) {
+      throw new CliUsageError((error as Error).message);
+    }
+    const redis = await this.redis();
+    const admin = new RedisQueueAdmin({ redis, keyPrefix: this.keyPrefix, name });
+    this.admins.push(admin);
+    if (mustExist && (await redis.exists(admin.keys.meta)) === 0) {
+      throw new Error(`queue "${name}" does not exist under key prefix "${this.keyPrefix}" on ${this.redisUrl}; \`crawlee-redis ls\` lists the queues`);
+    }
+    return admin;
+  }
+
+  /** Prints a line (credentials masked). @param text - the text */
+  print(text: string): void {
+    this.io.stdout.write(`${maskCredentials(text)}\n`);
+  }
+
+  /** Prints a value as JSON (credentials masked). @param value - the value */
+  printJson(value: unknown): void {
+    this.print(JSON.stringify(value, null, 2));
+  }
+
+  /** Prints a warning to stderr. @param text - the text */
+  warn(text: string): void {
+    this.io.stderr.write(`${maskCredentials(`warning: ${text}`)}\n`);
+  }
+
+  /**
+   * Asks before a destructive action: `--yes` skips the question; on a terminal the user types the queue name;
+   * without a terminal the command is refused.
+   *
+   * @param what - what will happen, e.g. `purge queue "x" (12 requests)`
+   * @param name - the word the user must type
+   * @throws {@link ConfirmationRequiredError} when refused (exit 2, nothing changed)
+   */
+  async confirm(what: string, name: string): Promise<void> {
+    if (this.options.yes) return;
+    if (!this.io.stdin.isTTY) {
+      throw new ConfirmationRequiredError(`refusing to ${what} without confirmation: stdin is not a terminal; pass --yes`);
+    }
+    const rl = createInterface({ input: this.io.stdin, output: this.io.stderr });
+    try {
+      const answer = await rl.question(maskCredentials(`About to ${what} on ${this.redisUrl}. Type the queue name to confirm: `));
+      if (answer.trim() !== name) throw new ConfirmationRequiredError(`not confirmed (expected "${name}"); nothing was changed`);
+    } finally {
+      rl.close();
+    }
+  }
+
+  /** Closes the connection. */
+  async close(): Promise<void> {
+    await this.handle?.close();
+  }
+}

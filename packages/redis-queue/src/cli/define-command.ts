@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import { CliContext, withCommonOptions, withYes, type CliIo, type CommonOptions } from './context.js';
+
+/** What a command does once its arguments are parsed. */
+export type CommandAction = (ctx: CliContext, args: unknown[], options: CommonOptions & Record<string, unknown>) => Promise<void>;
+
+/** One `crawlee-redis` command: a module with a name and a registration (see commands/index.ts). */
+export interface CliCommandModule {
+  readonly name: string;
+  register(program: Command, io: CliIo): void;
+}
+
+/**
+ * Defines a command module: the command gets `--redis`, `--key-prefix`, `--json` (and `--yes` when destructive);
+ * its action runs with a {@link CliContext} whose connection is closed afterwards.
+ *
+ * @param name - the command name
+ * @param build - adds arguments, options and the description to the command
+ * @param run - the action
+ * @param destructive - adds `--yes`
+ * @returns the module
+ *
+ * @example
+ * ```ts
+ * // src/cli/commands/dashboard.ts: one file, then one import in commands/index.ts
+ * export const dashboardCommand = defineCliCommand('dashboard', (c) => c.description('web dashboard').option('--port <n>'),
+ *   async (ctx, _args, options) => { await startDashboard({ redis: await ctx.redis(), keyPrefix: ctx.keyPrefix, port: Number(options.port) }); });
+ * ```
+ */
+export function defineCliCommand(name: string, build: (command: Command) => Command, run: CommandAction, destructive = false): CliCommandModule {
+  return {
+    name,
+    register(program, io) {
+      let command = withCommonOptions(build(program.command(name)));
+      if (destructive) command = withYes(command);
+      command.action(async (...received: unknown[]) => {
+        const self = received[received.length - 1] as Command;
+        const options = self.opts<CommonOptions & Record<string, unknown>>();
+        // Connections this package creates do not keep Node alive while idle (their socket is unref'd between
+        // operations); the CLI's own commands go straight to ioredis, so the process is kept alive until done.
+        const keepAlive = setInterval(() => undefined, 1 << 30);
+        const ctx = new CliContext(options, io);
+        try {
+          await run(ctx, self.processedArgs as unknown[], options);
+        } finally {
+          await ctx.close();
+          clearInterval(keepAlive);
+        }
+      });
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { Command, CommanderError } from 'commander';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { PACKAGE_VERSION } from '../version.js';
+import { COMMANDS } from './commands/index.js';
+import type { CliIo } from './context.js';
+import { CliUsageError } from './errors/cli-usage-error.js';
+import { maskCredentials } from './mask-credentials.js';
+
+/** Exit codes of `crawlee-redis`. */
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+/**
+ * Builds the `crawlee-redis` program.
+ *
+ * @param io - streams
+ * @returns the commander program
+ */
+export function createProgram(io: CliIo): Command {
+  const program = new Command('crawlee-redis')
+    .description('Operate crawlee-redis-queue fleets: queues, workers, seeds, dead letters, metrics.')
+    .version(PACKAGE_VERSION)
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      '\nEvery command takes --redis URL (default $REDIS_URL, else redis://127.0.0.1:6379), --key-prefix and --json.\n' +
+        'Exit codes: 0 ok, 1 runtime failure (Redis unreachable, queue missing, not supported yet), 2 usage (bad arguments, refused confirmation).',
+    )
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(maskCredentials(text)),
+      writeErr: (text) => io.stderr.write(maskCredentials(text)),
+    });
+  for (const command of COMMANDS) command.register(program, io);
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}
+
+/**
+ * Runs `crawlee-redis` with these arguments.
+ *
+ * @param argv - `process.argv`
+ * @param io - streams (default: the process's)
+ * @returns the exit code: 0 ok, 1 runtime failure, 2 usage error
+ */
+export async function runCli(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
+  const program = createProgram(io);
+  try {
+    await program.parseAsync(argv);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are exits too; commander printed its message already.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      if (error.code === 'commander.executeSubCommandAsync') return EXIT.failure;
+      return EXIT.usage;
+    }
+    const usage = error instanceof CliUsageError || error instanceof InvalidOptionsError;
+    io.stderr.write(`${maskCredentials(`crawlee-redis: ${(error as Error)?.message ?? String(error)}`)}\n`);
+    return usage ? EXIT.usage : EXIT.failure;
+  }
+}

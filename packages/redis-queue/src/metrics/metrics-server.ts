@@ -1,0 +1,30 @@
+import { createServer, type Server } from 'node:http';
+import type { Registry } from 'prom-client';
+
+/**
+ * Serves a registry at `/metrics` (and `/` ). A failed Redis read answers 503 with the message, so Prometheus marks
+ * the scrape as failed instead of recording zeros.
+ *
+ * @param registry - the registry
+ * @param port - TCP port (0: any free port)
+ * @param host - address to bind; loopback by default so the metrics are not exposed by accident
+ * @returns the listening server
+ */
+export async function startMetricsServer(registry: Registry, port: number, host = '127.0.0.1'): Promise<Server> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' || (path !== '/metrics' && path !== '/')) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found; metrics are at /metrics\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      (error: unknown) => res.writeHead(503, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${String((error as Error)?.message ?? error)}\n`),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server;
+}

@@ -1,0 +1,74 @@
+import type { RedisConnection } from '../redis/connection.js';
+import type { QueueKeys } from '../redis/keys.js';
+import { workerStatsKeys } from './worker-stats-keys.js';
+
+/** Crawl-wide counters of a queue, summed over every worker that ever published. */
+export interface CrawlStats {
+  /** Requests marked handled whose handler succeeded. */
+  handled: number;
+  /** Requests marked handled after their handler failed for good. */
+  failed: number;
+  /** Requests given back for a retry. */
+  retried: number;
+  /** Adds the queue answered "already present" (dedup by uniqueKey). */
+  alreadyPresent: number;
+  /** Requests the attached enqueue filter (a crawlee-bloom-dedup Redis store) rejected: the `filtered` field of
+   * its counter hash. Undefined when no worker reported a filter. */
+  dedupFiltered?: number;
+  /** Key of that counter hash. */
+  dedupKey?: string;
+}
+
+const num = (value: string | null | undefined): number => {
+  const n = Number(value);
+  return Number.isFinite(n) ? n : 0;
+};
+
+/**
+ * Reads the crawl-wide counters (`{p:rq:name}:stats`) and the enqueue filter's counter hash they point to.
+ *
+ * @param redis - the connection
+ * @param keys - the queue's keys
+ * @returns the counters (zeros before any worker published)
+ */
+export async function readCrawlStats(redis: RedisConnection, keys: Pick<QueueKeys, 'tag'>): Promise<CrawlStats> {
+  const [handled, failed, retried, alreadyPresent, dedupKey, dedupField] = await redis.hmget(
+    workerStatsKeys(keys).crawl,
+    'handled',
+    'failed',
+    'retried',
+    'alreadyPresent',
+    'dedupKey',
+    'dedupField',
+  );
+  const stats: CrawlStats = { handled: num(handled), failed: num(failed), retried: num(retried), alreadyPresent: num(alreadyPresent) };
+  if (dedupKey && dedupField) {
+    // The store's key may be on another Cluster slot: a command of its own.
+    stats.dedupFiltered = num(await redis.hget(dedupKey, dedupField).catch(() => null));
+    stats.dedupKey = dedupKey;
+  }
+  return stats;
+}
+
+/**
+ * Redis memory of a queue: `MEMORY USAGE <key> SAMPLES 5` of each of its keys (Redis samples 5 elements of a
+ * hash or sorted set and extrapolates, so this costs O(keys), not O(requests)). Worker records are not counted.
+ *
+ * @param redis - the connection
+ * @param keys - the queue's keys
+ * @returns total bytes, and bytes per key suffix (`data`, `pending`, ...; missing keys omitted)
+ */
+export async function readQueueMemory(redis: RedisConnection, keys: QueueKeys): Promise<{ bytes: number; byKey: Record<string, number> }> {
+  const stats = workerStatsKeys(keys);
+  const all = [...keys.all, stats.workers, stats.crawl];
+  const sizes = await Promise.all(all.map((key) => redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '5') as Promise<number | null>));
+  const byKey: Record<string, number> = {};
+  let bytes = 0;
+  all.forEach((key, i) => {
+    const size = sizes[i];
+    if (typeof size !== 'number') return;
+    byKey[key.slice(keys.tag.length + 1)] = size;
+    bytes += size;
+  });
+  return { bytes, byKey };
+}
