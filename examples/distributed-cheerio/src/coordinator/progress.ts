@@ -15,6 +15,8 @@ export class ProgressReporter {
     private readonly read: ReadSnapshot,
     private readonly intervalSecs: number,
     private readonly alive: () => number,
+    /** Says why nothing moves while requests are locked (see explainLockWait); undefined: nothing to add. */
+    private readonly explainStall?: (locked: number) => Promise<string | undefined>,
   ) {}
 
   start(): void {
@@ -44,6 +46,10 @@ export class ProgressReporter {
           `duplicates filtered ${duplicatesFiltered(snapshot.counters)}${store} | ${rate.toFixed(1)} pages/s | ` +
           `workers alive ${this.alive()}`,
       );
+      if (pages === last.pages && (q.locked ?? 0) > 0 && this.explainStall !== undefined) {
+        const why = await this.explainStall(q.locked ?? 0);
+        if (why !== undefined) log.info(`progress: ${why}`);
+      }
     } catch (error) {
       log.warning(`progress: could not read the fleet's state (${(error as Error).message})`);
     } finally {
