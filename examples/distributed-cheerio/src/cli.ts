@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { log } from 'crawlee';
 import { runCrawl } from './coordinator/run.js';
 import { DistributedCheerioError } from './errors/distributed-cheerio-error.js';
+import { QueueFinishedError } from './errors/queue-finished-error.js';
 import { UsageError } from './errors/usage-error.js';
 import { assertOutputPathsWritable } from './check-output-paths.js';
 import { lockOutputs, type OutputLock } from './coordinator/output-lock.js';
@@ -93,6 +94,11 @@ main(process.argv).then(
   },
   (error: unknown) => {
     outputLock?.release();
+    // A finished queue is not a failure: its results are there already (the output was left alone).
+    if (error instanceof QueueFinishedError) {
+      log.warning(error.message);
+      process.exit(0);
+    }
     // Our own errors say what to do; a stack trace would only bury that.
     if (error instanceof DistributedCheerioError) log.error(error.message);
     else log.exception(error as Error, 'the crawl failed');

@@ -58,8 +58,10 @@ export async function runDistributed(input: {
     // The origin is stored before the first request: a rerun of this queue serves the folder there again.
     incarnation = (await recordSeededSite(redis, keys.hashTag, { source: site.source, origin: site.server?.origin ?? '' })).incarnation;
     // Seeded through the same wrappers as every link, so the start page gets a fingerprint and a dedup key too.
+    const before = await admin.stats();
     await queue.addRequests([{ url: site.startUrl }]);
-    log.info(`queue "${queueName}" on ${shownUrl} seeded with ${maskUrl(site.startUrl)}`);
+    if (before.total === 0) log.info(`queue "${queueName}" on ${shownUrl} seeded with ${maskUrl(site.startUrl)}`);
+    else log.info(`resuming queue "${queueName}" on ${shownUrl}: ${before.handled} handled, ${before.pending} pending`);
   } else {
     incarnation = (await readQueueState(redis, admin, keys.hashTag)).site?.incarnation ?? '';
   }
@@ -99,8 +101,8 @@ export async function runDistributed(input: {
     fleet.start();
     if (i + 1 < options.workers) await new Promise((resolve) => setTimeout(resolve, WORKER_START_GAP_MS));
   }
-  const progress = new ProgressReporter(read, options.progressSecs, () => fleet.alive, (locked) =>
-    explainLockWait(redis, options.keyPrefix, queueName, locked),
+  const progress = new ProgressReporter(read, options.progressSecs, () => fleet.alive, (locked, quietSecs) =>
+    explainLockWait(redis, options.keyPrefix, queueName, locked, quietSecs),
   );
   progress.start();
   const clock = new PageClock(async () => Number((await redis.hget(keys.countersKey, 'pages')) ?? 0));
