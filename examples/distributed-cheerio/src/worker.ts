@@ -16,6 +16,9 @@ import { openSharedQueue } from './worker/open-queue.js';
 import { RedisRunCounters } from './worker/run-counters.js';
 import { WORKER_CONFIG_ENV, type WorkerConfig, type WorkerMessage } from './worker/worker-config.js';
 
+/** Why a worker stops before the crawl is finished. */
+type StopReason = 'requested' | 'coordinator-gone' | 'site-gone';
+
 /** How long a fetch refused by the served site waits for the IPC channel to report the coordinator's death. */
 const COORDINATOR_DEATH_GRACE_MS = 2_000;
 
@@ -30,9 +33,9 @@ async function main(): Promise<void> {
   const config = JSON.parse(raw) as WorkerConfig;
   log.setLevel(config.verbose ? log.LEVELS.INFO : log.LEVELS.WARNING);
 
-  let stop: ((reason: 'requested' | 'coordinator-gone') => void) | undefined;
-  let pendingStop: 'requested' | 'coordinator-gone' | undefined;
-  const requestStop = (reason: 'requested' | 'coordinator-gone') => (stop ? stop(reason) : (pendingStop ??= reason));
+  let stop: ((reason: StopReason) => void) | undefined;
+  let pendingStop: StopReason | undefined;
+  const requestStop = (reason: StopReason) => (stop ? stop(reason) : (pendingStop ??= reason));
   const watch = new CoordinatorWatch(() => requestStop('coordinator-gone'));
   process.on('SIGTERM', () => requestStop('requested'));
   process.on('SIGINT', () => requestStop('requested'));
@@ -65,13 +68,17 @@ async function main(): Promise<void> {
       holdBack: async (url, error) => {
         if (watch.isGone) return true;
         const served = config.servedOrigin !== undefined && url.startsWith(config.servedOrigin);
-        return served && isConnectionFailure(error) && (await watch.goneWithin(COORDINATOR_DEATH_GRACE_MS));
+        if (!served || !isConnectionFailure(error)) return false;
+        if (config.servedByCoordinator === true) return watch.goneWithin(COORDINATOR_DEATH_GRACE_MS);
+        // A --join worker on the machine of the seeding run: that run (and the folder it served) is gone.
+        requestStop('site-gone');
+        return true;
       },
     },
     crawleeConfig,
   );
 
-  const finish = async (how: 'finished' | 'requested' | 'coordinator-gone', handled: number, failed: number) => {
+  const finish = async (how: 'finished' | StopReason, handled: number, failed: number) => {
     // Hand back every lock this worker still holds (Crawlee buffers some requests ahead, and on a stop the in-flight
     // ones): others take them at once instead of waiting --lock-secs for them to expire.
     const released = await client.releaseLocks().catch(() => 0);
@@ -81,7 +88,7 @@ async function main(): Promise<void> {
     redis.disconnect();
   };
 
-  const stopped = new Promise<'requested' | 'coordinator-gone'>((resolve) => {
+  const stopped = new Promise<StopReason>((resolve) => {
     stop = (reason) => {
       stop = () => undefined;
       resolve(reason);
@@ -92,6 +99,9 @@ async function main(): Promise<void> {
   const outcome = await Promise.race([run, stopped]);
   if (typeof outcome === 'string') {
     if (outcome === 'coordinator-gone') log.warning(`${config.worker}: the coordinator is gone; handing back my locks and stopping`);
+    if (outcome === 'site-gone') {
+      log.warning(`${config.worker}: ${config.servedOrigin ?? 'the site'} (served by the seeding run) refuses connections; handing back my locks and stopping`);
+    }
     // abort() ends the pool without waiting for the requests in flight: their locks are released below and the
     // process exits, so none of them is retried, marked failed or marked handled by this worker after that.
     await crawler.autoscaledPool?.abort().catch(() => undefined);

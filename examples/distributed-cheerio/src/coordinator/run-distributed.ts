@@ -54,6 +54,8 @@ export async function runDistributed(input: {
   const read = redisSnapshot(admin, counters, store);
 
   let incarnation: string;
+  // The origin of a folder served by the seeding run (this one, or the one a --join run joins on this machine).
+  let servedOrigin = site.server?.origin ?? '';
   if (!options.join) {
     // The origin is stored before the first request: a rerun of this queue serves the folder there again.
     incarnation = (await recordSeededSite(redis, keys.hashTag, { source: site.source, origin: site.server?.origin ?? '' })).incarnation;
@@ -63,7 +65,9 @@ export async function runDistributed(input: {
     if (before.total === 0) log.info(`queue "${queueName}" on ${shownUrl} seeded with ${maskUrl(site.startUrl)}`);
     else log.info(`resuming queue "${queueName}" on ${shownUrl}: ${before.handled} handled, ${before.pending} pending`);
   } else {
-    incarnation = (await readQueueState(redis, admin, keys.hashTag)).site?.incarnation ?? '';
+    const seeded = (await readQueueState(redis, admin, keys.hashTag)).site;
+    incarnation = seeded?.incarnation ?? '';
+    servedOrigin = seeded?.origin ?? '';
   }
   const recordsDir = openRecordsDir(recordsDirOf(options.output, incarnation));
 
@@ -79,7 +83,7 @@ export async function runDistributed(input: {
       lockSecs: options.lockSecs,
       verbose: options.verbose,
       ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
-      ...(site.server !== null ? { servedOrigin: site.server.origin } : {}),
+      ...(servedOrigin !== '' ? { servedOrigin, servedByCoordinator: site.server !== null } : {}),
     },
     recordsDir,
     // Machines sharing a named queue would all have a worker-1; the host name tells their records apart.

@@ -117,7 +117,9 @@ export function buildSummary(input: SummaryInput): RunSummary {
         : exit.killedByCoordinator
           ? 'killed (SIGKILL)'
           : exit.stopped
-            ? 'stopped as asked'
+            ? exit.stopReason === 'site-gone'
+              ? "stopped (the seeding run's site refuses connections)"
+              : 'stopped as asked'
             : exit.code === 0
               ? 'finished'
               : `failed (${exit.signal ?? exit.code})`;

@@ -15,6 +15,8 @@ export interface WorkerExit {
   stopped: boolean;
   /** Locks it handed back as it ended (from its last IPC message). */
   released: number;
+  /** Why it stopped early, from its last IPC message (`requested`, `site-gone`, ...). */
+  stopReason?: WorkerMessage['reason'];
 }
 
 /** The compiled worker entry, next to the compiled CLI in dist/. */
@@ -72,7 +74,7 @@ export class WorkerFleet {
           this.running.delete(worker);
           const killedByCoordinator = this.killed.has(worker);
           const stopped = last?.type === 'stopped' || (this.stopping && signal === 'SIGTERM');
-          this.exits.push({ worker, pid: child.pid ?? -1, code, signal, killedByCoordinator, stopped, released: last?.released ?? 0 });
+          this.exits.push({ worker, pid: child.pid ?? -1, code, signal, killedByCoordinator, stopped, released: last?.released ?? 0, ...(last !== undefined ? { stopReason: last.reason } : {}) });
           if (!killedByCoordinator && !stopped && code !== 0) log.error(`${worker} (pid ${child.pid}) exited with ${signal ?? code}`);
           resolve();
         });

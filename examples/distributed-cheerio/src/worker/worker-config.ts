@@ -21,6 +21,9 @@ export interface WorkerConfig {
   verbose: boolean;
   /** Origin of the site the coordinator serves (`http://127.0.0.1:<port>/`); unset for `--start-url` and `--join`. */
   servedOrigin?: string;
+  /** True when this worker's own coordinator serves `servedOrigin`; false for a `--join` run, whose seeding run
+   * serves it. */
+  servedByCoordinator?: boolean;
 }
 
 /** What a worker tells its coordinator over IPC when it ends: finished the crawl, or stopped early (asked to, or
@@ -28,7 +31,7 @@ export interface WorkerConfig {
 export interface WorkerMessage {
   type: 'finished' | 'stopped';
   worker: string;
-  reason: 'finished' | 'requested' | 'coordinator-gone';
+  reason: 'finished' | 'requested' | 'coordinator-gone' | 'site-gone';
   released: number;
   stats: { handled: number; failed: number };
 }
