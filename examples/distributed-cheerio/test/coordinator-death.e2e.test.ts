@@ -77,3 +77,43 @@ describe('SIGKILL of the coordinator of a served folder, then a rerun with the s
     expect(readFileSync(output, 'utf8')).toBe(before);
   }, 90_000);
 });
+
+describe('SIGKILL of the seeding run while a --join run on the same machine crawls its served folder', () => {
+  const joinQueue = `join-death-${randomUUID().slice(0, 8)}`;
+  afterAll(() => dropQueueKeys(redisUrl, joinQueue));
+
+  it("the joined workers stop and hand their locks back; none of the served folder's requests is marked failed", async () => {
+    const seeder = spawnCli([
+      '--site', POSTGRES_DOCS_DIR, '--queue', joinQueue, '--redis', redisUrl, '--workers', '1', '--concurrency', '1',
+      '--output', join(dir, 'seeder.jsonl'),
+    ]);
+    let joiner: ReturnType<typeof spawnCli> | undefined;
+    try {
+      await waitForPages(redisUrl, joinQueue, 5);
+      joiner = spawnCli(['--join', '--queue', joinQueue, '--redis', redisUrl, '--workers', '1', '--concurrency', '2', '--output', join(dir, 'joiner.jsonl')]);
+      for (let i = 0; i < 600 && joiner.workerPids().length === 0; i++) await sleep(50);
+      // Both runs' workers are named <host>/worker-1: wait for pages well past what the slow seeder does alone.
+      await waitForPages(redisUrl, joinQueue, 60);
+    } finally {
+      seeder.child.kill('SIGKILL');
+    }
+    const code = await joiner!.exited;
+    const text = joiner!.output();
+    expect(text).toMatch(/refuses connections; handing back my locks and stopping/);
+    expect(code).toBe(1); // pages are left: the crawl is not complete, but nothing is lost
+    const counters = await countersOf(redisUrl, joinQueue);
+    expect(Number(counters.failed ?? 0)).toBe(0);
+    for (let i = 0; i < 40 && (await stats2(joinQueue)).locked > 0; i++) await sleep(250);
+    expect((await stats2(joinQueue)).locked).toBe(0);
+    expect((await stats2(joinQueue)).pending).toBeGreaterThan(0);
+  }, 240_000);
+});
+
+async function stats2(name: string) {
+  const admin = new RedisQueueAdmin({ redis: redisUrl, name });
+  try {
+    return await admin.stats();
+  } finally {
+    await admin.close();
+  }
+}
