@@ -97,8 +97,8 @@ describe('SIGKILL of the seeding run while a --join run on the same machine craw
     } finally {
       seeder.child.kill('SIGKILL');
     }
-    const code = await joiner!.exited;
-    const text = joiner!.output();
+    const code = await joiner.exited;
+    const text = joiner.output();
     expect(text).toMatch(/refuses connections; handing back my locks and stopping/);
     expect(code).toBe(1); // pages are left: the crawl is not complete, but nothing is lost
     const counters = await countersOf(redisUrl, joinQueue);

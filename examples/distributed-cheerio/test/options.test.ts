@@ -27,11 +27,11 @@ describe('resolveOptions', () => {
   it('every numeric option has a documented range and a typed error outside it', () => {
     for (const [flag, range] of Object.entries(OPTION_RANGES)) {
       const key = flag.slice(2).replace(/-(\w)/g, (_m, c: string) => c.toUpperCase()) as keyof RawOptions;
-      const over = () => resolveOptions({ [key]: String(range.max + 1) } as RawOptions, {});
-      const under = () => resolveOptions({ [key]: String(range.min - 1) } as RawOptions, {});
+      const over = () => resolveOptions({ [key]: String(range.max + 1) }, {});
+      const under = () => resolveOptions({ [key]: String(range.min - 1) }, {});
       expect(over, flag).toThrow(OptionRangeError);
       expect(under, flag).toThrow(OptionRangeError);
-      expect(() => resolveOptions({ [key]: String(range.max) } as RawOptions, {}), flag).not.toThrow();
+      expect(() => resolveOptions({ [key]: String(range.max) }, {}), flag).not.toThrow();
     }
   });
 

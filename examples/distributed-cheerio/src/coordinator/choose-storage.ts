@@ -66,7 +66,8 @@ export async function chooseStorage(options: RunOptions): Promise<StorageChoice>
     return { kind: 'memory-one-process' };
   }
   const masked = maskUrl(options.redisUrl);
-  const probe = await probeRedis(options.redisUrl);
+  // A time-out is an error now, never a fallback: give a Redis across the network more time than one on loopback.
+  const probe = await probeRedis(options.redisUrl, isLoopbackUrl(options.redisUrl) ? 1_500 : 5_000);
   throwUnlessUsable(options.redisUrl, probe);
   if (probe.kind === 'ok') return { kind: 'redis', url: options.redisUrl };
   if (options.join) {
