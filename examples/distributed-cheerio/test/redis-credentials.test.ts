@@ -2,8 +2,9 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServerHandle } from '@crawlee-distributed/test-utils';
+import { sleep, startRedisServer, type RedisServerHandle } from '@crawlee-distributed/test-utils';
 import { crawl, outputDir, runCli } from './helpers/run-cli.js';
+import { spawnCli } from './helpers/spawn-cli.js';
 
 // A redis-server of this file's own, with a password and a restricted ACL user (never CONFIG SET on the shared one).
 const PASSWORD = 'pw-s3cret-1b2c';
@@ -66,6 +67,27 @@ describe('a Redis that answers is never replaced by a private redis-server', () 
     expect(everything).toContain(':***@127.0.0.1');
     expect(existsSync(join(dir, 'pages.jsonl.parts'))).toBe(false);
   }, 180_000);
+
+  it("the password never appears in a worker process's command line (what `ps` shows every user)", async () => {
+    const dir = outputDir();
+    dirs.push(dir);
+    const run = spawnCli(['--demo', '--workers', '1', '--output', join(dir, 'pages.jsonl')], { REDIS_URL: withAuth('', PASSWORD) });
+    const cmdlines: string[] = [];
+    for (let i = 0; i < 600 && cmdlines.length === 0; i++) {
+      for (const pid of run.workerPids()) {
+        try {
+          cmdlines.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+        } catch {
+          /* already gone */
+        }
+      }
+      await sleep(20);
+    }
+    expect(await run.exited).toBe(0);
+    expect(cmdlines.length).toBeGreaterThan(0);
+    expect(cmdlines[0]).toContain('worker.js');
+    expect(cmdlines.join(' ')).not.toContain(PASSWORD);
+  }, 120_000);
 
   it('a password in a rejected --redis value is masked in the usage error', async () => {
     const result = await runCli(['--demo', '--redis', `http://:${PASSWORD}@127.0.0.1:1`], {}, 30_000);
