@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, rmSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, rmdirSync, rmSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from './errors/usage-error.js';
 import type { RunOptions } from './options.js';
@@ -44,26 +44,57 @@ function lstatOrUndefined(path: string): Stats | undefined {
   }
 }
 
-/** Creates the missing folders and the file, then removes exactly what it created. */
+/**
+ * Creates the missing folders and the file, then removes exactly what it created. Another run may probe or use the
+ * same folders at the same moment: a folder it created first is not ours (EEXIST), a folder it removed under us
+ * (ENOENT) means "try again", and ours are removed only while empty (rmdir, never recursive), so a probe never
+ * deletes what another run has written meanwhile.
+ */
 function probeNewFile(path: string, fail: (why: string) => never): void {
+  for (let attempt = 0; ; attempt++) {
+    const error = probeOnce(path);
+    if (error === undefined) return;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 5 && !underProc(path)) continue;
+    fail(error.message);
+  }
+}
+
+/** Node's recursive and per-folder mkdir both loop or lie under /proc; such a path is simply not writable. */
+function underProc(path: string): boolean {
+  return path === '/proc' || path.startsWith('/proc/');
+}
+
+function probeOnce(path: string): Error | undefined {
   // The missing folders, outermost first, created one by one: Node's recursive mkdirSync spins for ever on a path
   // the kernel refuses with ENOENT (e.g. under /proc).
   const missing: string[] = [];
   for (let folder = dirname(path); lstatOrUndefined(folder) === undefined; folder = dirname(folder)) missing.unshift(folder);
   const created: string[] = [];
   let error: Error | undefined;
+  let file = false;
   try {
     for (const folder of missing) {
-      mkdirSync(folder);
-      created.push(folder);
+      try {
+        mkdirSync(folder);
+        created.push(folder);
+      } catch (caught) {
+        if ((caught as NodeJS.ErrnoException).code !== 'EEXIST') throw caught;
+      }
     }
     closeSync(openSync(path, 'wx'));
-    created.push(path);
+    file = true;
   } catch (caught) {
     error = caught as Error;
   }
-  for (const made of created.reverse()) rmSync(made, { recursive: true, force: true });
-  if (error !== undefined) fail(error.message);
+  if (file) rmSync(path, { force: true });
+  for (const folder of created.reverse()) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      break; // not empty: another run uses it now; it and its parents stay
+    }
+  }
+  return error;
 }
 
 /** {@link assertWritableFile} for `--output` and `--summary-json`. @param options - the validated options */

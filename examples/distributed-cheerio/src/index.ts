@@ -1,6 +1,7 @@
 /** Building blocks of the example, exported for its tests and for anyone who wants to reuse a piece. */
 export { resolveOptions, POSTGRES_DOCS_DIR, DEDUP_MODES, type RunOptions, type DedupMode } from './options.js';
-export { UsageError, RedisUnreachableError, QueueHasNoRequestsError } from './errors/index.js';
+export * from './errors/index.js';
+export { maskUrl, maskInText } from './mask-credentials.js';
 export { buildDemoSiteModel, pageKey, type DemoSiteModel, type DemoFile, type DemoLink } from './demo-site/model.js';
 export { writeDemoSite } from './demo-site/write.js';
 export { stripTrackingParameters, TRACKING_PARAMETERS } from './demo-site/tracking.js';

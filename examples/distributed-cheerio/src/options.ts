@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { OptionRangeError } from './errors/option-range-error.js';
 import { UsageError } from './errors/usage-error.js';
+import { maskInText, maskUrl } from './mask-credentials.js';
 
 /** Where the dedup check of the run happens. */
 export type DedupMode = 'bloom' | 'set' | 'none';
@@ -34,10 +37,15 @@ export interface RunOptions {
   summaryJson?: string;
   /** SIGKILL one worker once the fleet has handled this many pages, then start a replacement. */
   killOneWorkerAfter?: number;
-  /** Merged JSON Lines output, one record per page. */
+  /** Merged JSON Lines output, one record per page (absolute). */
   output: string;
-  /** Queue name; unique per run unless the user names one. */
+  /** Queue name the user gave (`--queue`); unset for a per-run queue. */
   queueName?: string;
+  /** The queue this run uses: `queueName`, or a name unique to this run (`crawl-<time>-<random>`). */
+  runQueueName: string;
+  /** True when `--output` was given; the default is `storage/distributed-cheerio/<runQueueName>/pages.jsonl`, so two
+   * runs from one folder never share an output file. */
+  outputGiven: boolean;
   /** Only start workers on an existing queue (another machine seeds it). */
   join: boolean;
   /** Redis key prefix of the queue and the dedup store. */
@@ -94,13 +102,31 @@ function userPath(path: string): string {
  */
 export const MAX_WORKERS = 64;
 
-function integer(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER, hint = ''): number | undefined {
+/**
+ * The documented range of every numeric option (README, options table), checked before anything starts.
+ * `--lock-secs`: at least 6 (navigation and handler time-outs are 40 % of it each, at least 2 s), at most one day
+ * (crawlee-redis-queue accepts up to 30 days, but a killed worker's requests come back only after up to twice the
+ * lock time, and Crawlee's time-outs of 40 % of it must stay far below Node's 24.8-day timer limit).
+ */
+export const OPTION_RANGES = {
+  '--workers': { min: 1, max: MAX_WORKERS, hint: 'Each worker is a Node.js process of about 100 MB; for a bigger fleet start more machines with --join.' },
+  '--max-requests': { min: 1, max: 1_000_000_000, hint: '' },
+  '--kill-one-worker-after': { min: 1, max: 1_000_000_000, hint: '' },
+  '--concurrency': { min: 1, max: 1000, hint: 'More concurrent requests per worker only queue up in one Node.js event loop; start more workers.' },
+  '--lock-secs': { min: 6, max: 86_400, hint: 'A killed worker\'s requests come back only after up to twice the lock time.' },
+  '--progress-secs': { min: 1, max: 3600, hint: '' },
+} as const;
+
+type NumericOption = keyof typeof OPTION_RANGES;
+
+function integer(name: NumericOption, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`${name} must be a whole number >= ${min}, got "${value}".`);
+  const { min, max, hint } = OPTION_RANGES[name];
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new OptionRangeError(name, value, min, max, hint);
   }
-  if (Number(value) > max) throw new UsageError(`${name} must be at most ${max}, got "${value}".${hint}`);
-  return Number(value);
+  return n;
 }
 
 function httpUrl(name: string, value: string, protocols: string[]): string {
@@ -108,12 +134,22 @@ function httpUrl(name: string, value: string, protocols: string[]): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`${name} is not a valid URL: "${value}".`);
+    throw new UsageError(`${name} is not a valid URL: "${maskInText(value)}".`);
   }
   if (!protocols.includes(url.protocol)) {
-    throw new UsageError(`${name} must use ${protocols.join(' or ')}, got "${value}".`);
+    throw new UsageError(`${name} must use ${protocols.join(' or ')}, got "${maskUrl(value)}".`);
   }
   return url.href;
+}
+
+/** A queue name nobody else uses: one run never picks up another run's requests or dedup keys. */
+export function uniqueQueueName(): string {
+  return `crawl-${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
+}
+
+/** The default `--output` of a queue, relative to the folder the user ran the command in. */
+export function defaultOutput(queueName: string): string {
+  return `storage/distributed-cheerio/${queueName}/pages.jsonl`;
 }
 
 /**
@@ -125,14 +161,7 @@ function httpUrl(name: string, value: string, protocols: string[]): string {
  * @throws {@link UsageError} on any bad value
  */
 export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process.env): RunOptions {
-  const workers =
-    integer(
-      '--workers',
-      raw.workers,
-      1,
-      MAX_WORKERS,
-      ' Each worker is a Node.js process of about 100 MB; for a bigger fleet start more machines with --join.',
-    ) ?? 2;
+  const workers = integer('--workers', raw.workers) ?? 2;
   const dedup = (raw.dedup ?? 'bloom') as DedupMode;
   if (!DEDUP_MODES.includes(dedup)) {
     throw new UsageError(`--dedup must be one of ${DEDUP_MODES.join(', ')}, got "${raw.dedup}".`);
@@ -154,6 +183,10 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
   const redisFromEnv = env.REDIS_URL !== undefined && env.REDIS_URL !== '' ? env.REDIS_URL : undefined;
   const redisRaw = raw.redis ?? redisFromEnv;
   const redisUrl = httpUrl('--redis', redisRaw ?? 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
+  const redisPath = new URL(redisUrl).pathname;
+  if (!/^\/?(\d{1,5})?$/.test(redisPath)) {
+    throw new UsageError(`--redis: the path of a Redis URL is the database index (redis://host:port/2), got "${redisPath}" in "${maskUrl(redisUrl)}".`);
+  }
 
   const queueName = raw.queue;
   if (queueName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(queueName)) {
@@ -172,7 +205,8 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
   const keyPrefix = raw.keyPrefix ?? 'crawlee';
   if (!/^[A-Za-z0-9:_-]{1,50}$/.test(keyPrefix)) throw new UsageError(`--key-prefix has invalid characters: "${keyPrefix}".`);
 
-  const lockSecs = integer('--lock-secs', raw.lockSecs, 6) ?? 30;
+  const lockSecs = integer('--lock-secs', raw.lockSecs) ?? 30;
+  const runQueueName = queueName ?? uniqueQueueName();
   const docsMissing = raw.demo !== true && site === undefined && startUrl === undefined && !join && !existsSync(POSTGRES_DOCS_DIR);
   const options: RunOptions = {
     workers,
@@ -181,12 +215,14 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
     redisUrl,
     redisUrlGiven: redisRaw !== undefined,
     dedup,
-    output: userPath(raw.output ?? 'storage/distributed-cheerio/pages.jsonl'),
+    runQueueName,
+    output: userPath(raw.output ?? defaultOutput(runQueueName)),
+    outputGiven: raw.output !== undefined,
     join,
     keyPrefix,
-    concurrency: integer('--concurrency', raw.concurrency, 1, 1000) ?? 8,
+    concurrency: integer('--concurrency', raw.concurrency) ?? 8,
     lockSecs,
-    progressSecs: integer('--progress-secs', raw.progressSecs, 1) ?? 3,
+    progressSecs: integer('--progress-secs', raw.progressSecs) ?? 3,
     memory: raw.memory === true,
     keepKeys: raw.keepKeys === true,
     verbose: raw.verbose === true,
@@ -194,9 +230,9 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
   if (site !== undefined) options.site = site;
   else if (startUrl !== undefined) options.startUrl = startUrl;
   else if (!options.demo && !join) options.site = POSTGRES_DOCS_DIR;
-  const maxRequests = integer('--max-requests', raw.maxRequests, 1);
+  const maxRequests = integer('--max-requests', raw.maxRequests);
   if (maxRequests !== undefined) options.maxRequests = maxRequests;
-  const kill = integer('--kill-one-worker-after', raw.killOneWorkerAfter, 1);
+  const kill = integer('--kill-one-worker-after', raw.killOneWorkerAfter);
   if (kill !== undefined) {
     if (raw.memory === true) throw new UsageError('--kill-one-worker-after needs worker processes; it cannot run with --memory.');
     options.killOneWorkerAfter = kill;

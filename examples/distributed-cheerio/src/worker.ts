@@ -1,21 +1,45 @@
 /**
- * Entry point of one worker process (forked by the coordinator; on another machine, started by `--join`).
- * Reads its configuration from the environment, crawls the shared queue until it is finished, then exits.
+ * Entry point of one worker process (forked by the coordinator, also by a `--join` coordinator on another machine).
+ * Reads its configuration from the environment (never argv, which `ps` shows to everyone), crawls the shared queue
+ * until it is finished, then exits. It stops early, handing its locks back, when asked (SIGTERM/SIGINT from the
+ * coordinator) or when its coordinator dies; nothing is marked failed because the coordinator vanished.
  */
 import { log } from 'crawlee';
 import type { RedisRequestQueueClient } from 'crawlee-redis-queue';
 import { Redis } from 'ioredis';
+import { installLogFilter } from './log-filter.js';
+import { CoordinatorWatch } from './worker/coordinator-watch.js';
 import { createCrawler, processLocalConfiguration } from './worker/create-crawler.js';
 import { countOffers } from './worker/count-offers.js';
+import { isConnectionFailure } from './worker/connection-failure.js';
 import { openSharedQueue } from './worker/open-queue.js';
 import { RedisRunCounters } from './worker/run-counters.js';
-import { WORKER_CONFIG_ENV, type WorkerConfig } from './worker/worker-config.js';
+import { WORKER_CONFIG_ENV, type WorkerConfig, type WorkerMessage } from './worker/worker-config.js';
+
+/** Why a worker stops before the crawl is finished. */
+type StopReason = 'requested' | 'coordinator-gone' | 'site-gone';
+
+/** How long a fetch refused by the served site waits for the IPC channel to report the coordinator's death. */
+const COORDINATOR_DEATH_GRACE_MS = 2_000;
+
+function send(message: WorkerMessage): void {
+  if (process.connected) process.send?.(message);
+}
 
 async function main(): Promise<void> {
+  installLogFilter();
   const raw = process.env[WORKER_CONFIG_ENV];
   if (raw === undefined) throw new Error(`${WORKER_CONFIG_ENV} is not set: workers are started by the coordinator (dist/cli.js)`);
   const config = JSON.parse(raw) as WorkerConfig;
   log.setLevel(config.verbose ? log.LEVELS.INFO : log.LEVELS.WARNING);
+
+  let stop: ((reason: StopReason) => void) | undefined;
+  let pendingStop: StopReason | undefined;
+  const requestStop = (reason: StopReason) => (stop ? stop(reason) : (pendingStop ??= reason));
+  const watch = new CoordinatorWatch(() => requestStop('coordinator-gone'));
+  process.on('SIGTERM', () => requestStop('requested'));
+  process.on('SIGINT', () => requestStop('requested'));
+
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 20 });
   const crawleeConfig = processLocalConfiguration();
   const { queue, store } = await openSharedQueue({
@@ -27,6 +51,7 @@ async function main(): Promise<void> {
     dedup: config.dedup,
     dedupKey: config.dedupKey,
   });
+  const client = queue.client as RedisRequestQueueClient;
   const counters = new RedisRunCounters(redis, config.countersKey);
   countOffers(queue, counters);
   const crawler = createCrawler(
@@ -38,17 +63,52 @@ async function main(): Promise<void> {
       concurrency: config.concurrency,
       lockSecs: config.lockSecs,
       ...(config.maxRequests !== undefined ? { maxRequests: config.maxRequests } : {}),
+      // A request whose fetch failed because the coordinator (and the site it served) died is neither retried nor
+      // marked failed: the handler waits while the worker hands its locks back and exits, and the next run takes it.
+      holdBack: async (url, error) => {
+        if (watch.isGone) return true;
+        const served = config.servedOrigin !== undefined && url.startsWith(config.servedOrigin);
+        if (!served || !isConnectionFailure(error)) return false;
+        if (config.servedByCoordinator === true) return watch.goneWithin(COORDINATOR_DEATH_GRACE_MS);
+        // A --join worker on the machine of the seeding run: that run (and the folder it served) is gone.
+        requestStop('site-gone');
+        return true;
+      },
     },
     crawleeConfig,
   );
-  const stats = await crawler.run();
-  // A crawler stopped by --max-requests still holds the requests it had locked (Crawlee buffers some ahead): hand
-  // them back now, so the queue does not show them locked until --lock-secs runs out and others can take them.
-  const released = await (queue.client as RedisRequestQueueClient).releaseLocks();
-  if (released > 0) log.info(`${config.worker}: released ${released} lock(s) it still held`);
-  process.send?.({ type: 'finished', worker: config.worker, stats: { handled: stats.requestsFinished, failed: stats.requestsFailed } });
-  await store?.close();
-  redis.disconnect();
+
+  const finish = async (how: 'finished' | StopReason, handled: number, failed: number) => {
+    // Hand back every lock this worker still holds (Crawlee buffers some requests ahead, and on a stop the in-flight
+    // ones): others take them at once instead of waiting --lock-secs for them to expire.
+    const released = await client.releaseLocks().catch(() => 0);
+    if (released > 0) log.info(`${config.worker}: released ${released} lock(s) it still held`);
+    send({ type: how === 'finished' ? 'finished' : 'stopped', worker: config.worker, reason: how, released, stats: { handled, failed } });
+    await store?.close().catch(() => undefined);
+    redis.disconnect();
+  };
+
+  const stopped = new Promise<StopReason>((resolve) => {
+    stop = (reason) => {
+      stop = () => undefined;
+      resolve(reason);
+    };
+    if (pendingStop !== undefined) stop(pendingStop);
+  });
+  const run = crawler.run().then((stats) => ({ stats }));
+  const outcome = await Promise.race([run, stopped]);
+  if (typeof outcome === 'string') {
+    if (outcome === 'coordinator-gone') log.warning(`${config.worker}: the coordinator is gone; handing back my locks and stopping`);
+    if (outcome === 'site-gone') {
+      log.warning(`${config.worker}: ${config.servedOrigin ?? 'the site'} (served by the seeding run) refuses connections; handing back my locks and stopping`);
+    }
+    // abort() ends the pool without waiting for the requests in flight: their locks are released below and the
+    // process exits, so none of them is retried, marked failed or marked handled by this worker after that.
+    await crawler.autoscaledPool?.abort().catch(() => undefined);
+    await finish(outcome, crawler.stats.state.requestsFinished, crawler.stats.state.requestsFailed);
+    process.exit(0);
+  }
+  await finish('finished', outcome.stats.requestsFinished, outcome.stats.requestsFailed);
 }
 
 main().then(

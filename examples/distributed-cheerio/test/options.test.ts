@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/errors/usage-error.js';
-import { POSTGRES_DOCS_DIR, resolveOptions } from '../src/options.js';
+import { OptionRangeError } from '../src/errors/option-range-error.js';
+import { OPTION_RANGES, POSTGRES_DOCS_DIR, resolveOptions, type RawOptions } from '../src/options.js';
 import { runCli } from './helpers/run-cli.js';
 
 describe('resolveOptions', () => {
@@ -21,6 +22,25 @@ describe('resolveOptions', () => {
   it('takes REDIS_URL from the environment, --redis over it', () => {
     expect(resolveOptions({}, { REDIS_URL: 'redis://10.0.0.5:6380' }).redisUrl).toBe('redis://10.0.0.5:6380');
     expect(resolveOptions({ redis: 'redis://h:1' }, { REDIS_URL: 'redis://10.0.0.5:6380' }).redisUrl).toBe('redis://h:1');
+  });
+
+  it('every numeric option has a documented range and a typed error outside it', () => {
+    for (const [flag, range] of Object.entries(OPTION_RANGES)) {
+      const key = flag.slice(2).replace(/-(\w)/g, (_m, c: string) => c.toUpperCase()) as keyof RawOptions;
+      const over = () => resolveOptions({ [key]: String(range.max + 1) }, {});
+      const under = () => resolveOptions({ [key]: String(range.min - 1) }, {});
+      expect(over, flag).toThrow(OptionRangeError);
+      expect(under, flag).toThrow(OptionRangeError);
+      expect(() => resolveOptions({ [key]: String(range.max) }, {}), flag).not.toThrow();
+    }
+  });
+
+  it('the default --output is per queue, so two runs from one folder never share it', () => {
+    const a = resolveOptions({ demo: true }, {});
+    const b = resolveOptions({ demo: true }, {});
+    expect(a.output).not.toBe(b.output);
+    expect(a.output).toMatch(new RegExp(`storage/distributed-cheerio/${a.runQueueName}/pages\\.jsonl$`));
+    expect(resolveOptions({ demo: true, queue: 'q1' }, {}).output).toMatch(/storage\/distributed-cheerio\/q1\/pages\.jsonl$/);
   });
 
   it.each([
@@ -41,6 +61,18 @@ describe('resolveOptions', () => {
     [{ join: true, queue: 'q', site: '.' }, /--join only starts workers/],
     [{ join: true, queue: 'q', startUrl: 'http://a/' }, /--join only starts workers/],
     [{ memory: true, killOneWorkerAfter: '5' }, /cannot run with --memory/],
+    [{ lockSecs: '2592001' }, /--lock-secs must be at most 86400 \(range 6-86,400\)/],
+    [{ lockSecs: '100000' }, /--lock-secs must be at most 86400/],
+    [{ lockSecs: '5' }, /--lock-secs must be a whole number >= 6/],
+    [{ lockSecs: '1e3' }, /--lock-secs must be a whole number >= 6/],
+    [{ concurrency: '1001' }, /--concurrency must be at most 1000/],
+    [{ concurrency: '0' }, /--concurrency must be a whole number >= 1/],
+    [{ progressSecs: '0' }, /--progress-secs must be a whole number >= 1/],
+    [{ progressSecs: '3601' }, /--progress-secs must be at most 3600/],
+    [{ maxRequests: '1000000001' }, /--max-requests must be at most 1000000000/],
+    [{ killOneWorkerAfter: '99999999999999999999' }, /--kill-one-worker-after must be at most 1000000000 \(range 1-1,000,000,000\)/],
+    [{ workers: '65' }, /--workers must be at most 64/],
+    [{ redis: 'redis://127.0.0.1:6379/db2' }, /the path of a Redis URL is the database index/],
   ])('rejects %j', (raw, message) => {
     expect(() => resolveOptions(raw, {})).toThrow(UsageError);
     expect(() => resolveOptions(raw, {})).toThrow(message);
@@ -83,6 +115,12 @@ describe('CLI on bad input', () => {
       expect(viaLink.code).toBe(2);
       expect(lstatSync(link).isSymbolicLink()).toBe(true);
       expect(existsSync(join(dir, 'missing'))).toBe(false);
+      // Above the queue package's own maximum (30 days): refused up front, before serving or starting anything.
+      const tooLong = await runCli(['--demo', '--lock-secs', '2592001', '--output', output]);
+      expect(tooLong.code).toBe(2);
+      expect(tooLong.stderr).toContain('--lock-secs must be at most 86400');
+      expect(tooLong.stdout + tooLong.stderr).not.toMatch(/serving|started worker/);
+      expect(existsSync(output)).toBe(false);
       const help = await runCli(['--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('--kill-one-worker-after <n>');

@@ -1,8 +1,13 @@
 import { log } from 'crawlee';
+import { RedisAuthError } from '../errors/redis-auth-error.js';
+import { RedisDatabaseError } from '../errors/redis-database-error.js';
+import { RedisPermissionError } from '../errors/redis-permission-error.js';
+import { RedisTlsError } from '../errors/redis-tls-error.js';
 import { RedisUnreachableError } from '../errors/redis-unreachable-error.js';
+import { maskUrl } from '../mask-credentials.js';
 import type { RunOptions } from '../options.js';
 import { launchRedisServer, redisServerBin, type LaunchedRedis } from '../redis/launch-redis-server.js';
-import { pingRedis } from '../redis/ping.js';
+import { probeRedis, type RedisProbe } from '../redis/probe-redis.js';
 
 /** Where the run keeps its queue. */
 export type StorageChoice =
@@ -10,20 +15,76 @@ export type StorageChoice =
   | { kind: 'redis-started-for-run'; url: string; server: LaunchedRedis }
   | { kind: 'memory-one-process' };
 
+/** True for a host name that is this machine (a private redis-server may stand in only for a Redis here). */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 /**
- * Uses the Redis at the given URL when it answers; otherwise starts a `redis-server` on a free loopback port for this
- * run; otherwise (no binary) falls back to one process on Crawlee's MemoryStorage, and says so.
+ * Turns an answer from Redis into the typed error that says what to do. Only a refused connection is not an answer.
  *
- * @throws {@link RedisUnreachableError} with `--join`, which must reach the Redis other machines use
+ * @throws the error for `probe` (never returns for anything but `ok` and `refused`)
+ */
+function throwUnlessUsable(url: string, probe: RedisProbe): void {
+  const masked = maskUrl(url);
+  switch (probe.kind) {
+    case 'ok':
+    case 'refused':
+      return;
+    case 'auth':
+      throw new RedisAuthError(masked, probe.detail);
+    case 'noperm':
+      throw new RedisPermissionError(masked, probe.detail);
+    case 'database':
+      throw new RedisDatabaseError(masked, probe.db, probe.detail);
+    case 'tls':
+      throw new RedisTlsError(masked, probe.detail);
+    case 'timeout':
+    case 'closed':
+      throw new RedisUnreachableError(
+        masked,
+        probe.detail,
+        'Something is at that address but it did not answer like Redis: check host, port, firewall and redis:// vs ' +
+          'rediss://. Nothing was started (a private redis-server stands in only when the connection is refused).',
+      );
+  }
+}
+
+/**
+ * Uses the Redis at the given URL when it answers. When the connection is refused (nothing listens) on this machine,
+ * starts a `redis-server` on a free loopback port for this run; when no binary is installed, falls back to one
+ * process on Crawlee's MemoryStorage, and says so. Any answer from Redis (NOAUTH, WRONGPASS, NOPERM, a database
+ * index out of range, a TLS failure, a timeout) is an error, never a fallback: other machines may be using that Redis.
+ *
+ * @throws {@link RedisAuthError}, {@link RedisPermissionError}, {@link RedisDatabaseError}, {@link RedisTlsError}
+ * @throws {@link RedisUnreachableError} on a timeout, or on a refused connection with `--join` or to another host
  */
 export async function chooseStorage(options: RunOptions): Promise<StorageChoice> {
   if (options.memory) {
     log.info('--memory: crawling in this process on Crawlee MemoryStorage (no Redis, no worker processes)');
     return { kind: 'memory-one-process' };
   }
-  if (await pingRedis(options.redisUrl)) return { kind: 'redis', url: options.redisUrl };
-  if (options.join) throw new RedisUnreachableError(options.redisUrl);
-  log.warning(`nothing answers at ${options.redisUrl}; starting ${redisServerBin()} on a free loopback port for this run`);
+  const masked = maskUrl(options.redisUrl);
+  // A time-out is an error now, never a fallback: give a Redis across the network more time than one on loopback.
+  const probe = await probeRedis(options.redisUrl, isLoopbackUrl(options.redisUrl) ? 1_500 : 5_000);
+  throwUnlessUsable(options.redisUrl, probe);
+  if (probe.kind === 'ok') return { kind: 'redis', url: options.redisUrl };
+  if (options.join) {
+    throw new RedisUnreachableError(masked, probe.detail, 'Start Redis there: --join must reach the Redis the other machines use, it never starts its own.');
+  }
+  if (!isLoopbackUrl(options.redisUrl)) {
+    throw new RedisUnreachableError(
+      masked,
+      probe.detail,
+      'Start Redis there or fix --redis / REDIS_URL. A private redis-server stands in only for a Redis on this machine ' +
+        '(127.0.0.1, localhost): other machines would be crawling on the real one.',
+    );
+  }
+  log.warning(`nothing answers at ${masked}; starting ${redisServerBin()} on a free loopback port for this run`);
+  if (options.queueName !== undefined) {
+    log.warning(`queue "${options.queueName}" lives in that private redis-server only: it is gone when this run ends, so it cannot be resumed or joined`);
+  }
   const server = await launchRedisServer();
   if (server !== undefined) {
     log.info(`redis-server (pid ${server.pid}) listens at ${server.url}; it stops when the run ends`);

@@ -10,11 +10,15 @@ export class ProgressReporter {
   private timer: NodeJS.Timeout | undefined;
   private last: { at: number; pages: number } | undefined;
   private reading = false;
+  /** Progress lines in a row with no page done. */
+  private stalledTicks = 0;
 
   constructor(
     private readonly read: ReadSnapshot,
     private readonly intervalSecs: number,
     private readonly alive: () => number,
+    /** Says why nothing moves while requests are locked (see explainLockWait); undefined: nothing to add. */
+    private readonly explainStall?: (locked: number, quietSecs: number) => Promise<string | undefined>,
   ) {}
 
   start(): void {
@@ -44,6 +48,12 @@ export class ProgressReporter {
           `duplicates filtered ${duplicatesFiltered(snapshot.counters)}${store} | ${rate.toFixed(1)} pages/s | ` +
           `workers alive ${this.alive()}`,
       );
+      this.stalledTicks = pages === last.pages && (q.locked ?? 0) > 0 ? this.stalledTicks + 1 : 0;
+      // Two quiet lines in a row: not a slow first page, but requests nobody can take until their locks expire.
+      if (this.stalledTicks >= 2 && this.explainStall !== undefined) {
+        const why = await this.explainStall(q.locked ?? 0, this.stalledTicks * this.intervalSecs);
+        if (why !== undefined) log.info(`progress: ${why}`);
+      }
     } catch (error) {
       log.warning(`progress: could not read the fleet's state (${(error as Error).message})`);
     } finally {

@@ -1,17 +1,21 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { log } from 'crawlee';
 import { RedisQueueAdmin } from 'crawlee-redis-queue';
 import { Redis } from 'ioredis';
-import { QueueHasNoRequestsError } from '../errors/queue-has-no-requests-error.js';
+import { maskUrl } from '../mask-credentials.js';
 import type { RunOptions } from '../options.js';
 import { countOffers } from '../worker/count-offers.js';
 import { openSharedQueue } from '../worker/open-queue.js';
 import { RedisRunCounters } from '../worker/run-counters.js';
 import { runKeys } from '../worker/worker-config.js';
 import { redisSnapshot } from './fleet-snapshot.js';
+import { explainLockWait } from './lock-wait.js';
 import { mergeRecords, writeJsonLines } from './merge-records.js';
 import { PageClock } from './page-clock.js';
 import { ProgressReporter } from './progress.js';
+import { readQueueState, recordSeededSite } from './queue-state.js';
+import { openRecordsDir, recordsDirOf, recordsFilesIn, removeRecordsDir } from './records-dir.js';
 import { redisUsedMemory, runKeyNames, runKeysMemory } from './redis-memory.js';
 import type { SiteSource } from './site-source.js';
 import { buildSummary, type RunMode, type RunSummary } from './summary.js';
@@ -21,8 +25,9 @@ import { WorkerFleet } from './worker-fleet.js';
 const WORKER_START_GAP_MS = 100;
 
 /**
- * The distributed run: seed the shared queue, fork the workers, report progress from Redis, optionally SIGKILL one
- * worker and start a replacement, then merge the records and summarise.
+ * The distributed run: seed the shared queue (completely, before any worker starts, so no worker can find it empty
+ * and finish while seeding is still going on), fork the workers, report progress from Redis, optionally SIGKILL one
+ * worker and start a replacement, then merge the records of every run of the queue and summarise.
  */
 export async function runDistributed(input: {
   options: RunOptions;
@@ -30,23 +35,12 @@ export async function runDistributed(input: {
   redisUrl: string;
   queueName: string;
   site: SiteSource;
-  runDir: string;
 }): Promise<RunSummary> {
-  const { options, site, queueName, runDir } = input;
+  const { options, site, queueName } = input;
+  const shownUrl = maskUrl(input.redisUrl);
   const redis = new Redis(input.redisUrl, { maxRetriesPerRequest: 20 });
   const keys = runKeys(options.keyPrefix, queueName);
   const admin = new RedisQueueAdmin({ redis, keyPrefix: options.keyPrefix, name: queueName });
-  if (options.join) {
-    // Checked before the queue is opened: opening writes its meta, index entry and dedup filter.
-    const stats = await admin.stats().catch((error: unknown) => {
-      redis.disconnect();
-      throw error;
-    });
-    if (stats.total === 0) {
-      redis.disconnect();
-      throw new QueueHasNoRequestsError(queueName, input.redisUrl);
-    }
-  }
   const { queue, store } = await openSharedQueue({
     redis,
     keyPrefix: options.keyPrefix,
@@ -59,11 +53,23 @@ export async function runDistributed(input: {
   countOffers(queue, counters);
   const read = redisSnapshot(admin, counters, store);
 
+  let incarnation: string;
+  // The origin of a folder served by the seeding run (this one, or the one a --join run joins on this machine).
+  let servedOrigin = site.server?.origin ?? '';
   if (!options.join) {
+    // The origin is stored before the first request: a rerun of this queue serves the folder there again.
+    incarnation = (await recordSeededSite(redis, keys.hashTag, { source: site.source, origin: site.server?.origin ?? '' })).incarnation;
     // Seeded through the same wrappers as every link, so the start page gets a fingerprint and a dedup key too.
+    const before = await admin.stats();
     await queue.addRequests([{ url: site.startUrl }]);
-    log.info(`queue "${queueName}" on ${input.redisUrl} seeded with ${site.startUrl}`);
+    if (before.total === 0) log.info(`queue "${queueName}" on ${shownUrl} seeded with ${maskUrl(site.startUrl)}`);
+    else log.info(`resuming queue "${queueName}" on ${shownUrl}: ${before.handled} handled, ${before.pending} pending`);
+  } else {
+    const seeded = (await readQueueState(redis, admin, keys.hashTag)).site;
+    incarnation = seeded?.incarnation ?? '';
+    servedOrigin = seeded?.origin ?? '';
   }
+  const recordsDir = openRecordsDir(recordsDirOf(options.output, incarnation));
 
   const fleet = new WorkerFleet(
     {
@@ -77,14 +83,18 @@ export async function runDistributed(input: {
       lockSecs: options.lockSecs,
       verbose: options.verbose,
       ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
+      ...(servedOrigin !== '' ? { servedOrigin, servedByCoordinator: site.server !== null } : {}),
     },
-    runDir,
+    recordsDir,
     // Machines sharing a named queue would all have a worker-1; the host name tells their records apart.
     options.queueName === undefined ? '' : `${hostname()}/`,
+    `${Date.now().toString(36)}-${randomBytes(2).toString('hex')}-`,
   );
   const startedAt = Date.now();
-  const stopOnSignal = () => {
-    log.warning('interrupted: stopping the workers');
+  let interrupted: NodeJS.Signals | null = null;
+  const stopOnSignal = (signal: NodeJS.Signals) => {
+    interrupted = signal;
+    log.warning('interrupted: stopping the workers (each hands its locks back)');
     fleet.stopAll();
   };
   process.once('SIGINT', stopOnSignal);
@@ -95,7 +105,9 @@ export async function runDistributed(input: {
     fleet.start();
     if (i + 1 < options.workers) await new Promise((resolve) => setTimeout(resolve, WORKER_START_GAP_MS));
   }
-  const progress = new ProgressReporter(read, options.progressSecs, () => fleet.alive);
+  const progress = new ProgressReporter(read, options.progressSecs, () => fleet.alive, (locked, quietSecs) =>
+    explainLockWait(redis, options.keyPrefix, queueName, locked, quietSecs),
+  );
   progress.start();
   const clock = new PageClock(async () => Number((await redis.hget(keys.countersKey, 'pages')) ?? 0));
   clock.start();
@@ -130,14 +142,14 @@ export async function runDistributed(input: {
     process.off('SIGTERM', stopOnSignal);
   }
   const durationSecs = (Date.now() - startedAt) / 1000;
-  if (options.killOneWorkerAfter !== undefined && killed === null) {
+  if (options.killOneWorkerAfter !== undefined && killed === null && interrupted === null) {
     log.warning(`--kill-one-worker-after ${options.killOneWorkerAfter}: the crawl ended before that many pages; no worker was killed`);
   }
 
   const snapshot = await read();
   const redisUsedMemoryBytes = await redisUsedMemory(redis);
   const runKeysMemoryBytes = await runKeysMemory(redis, keys.hashTag);
-  const merged = await mergeRecords(fleet.recordsFiles);
+  const merged = await mergeRecords(recordsFilesIn(recordsDir));
   writeJsonLines(options.output, merged.pages);
   const summary = buildSummary({
     mode: input.mode,
@@ -156,15 +168,18 @@ export async function runDistributed(input: {
     killed,
     retried: await counters.retried(),
     output: options.output,
+    interrupted,
   });
 
-  // A queue named by the user belongs to the user (other machines may still use it); a per-run queue is removed.
-  if (options.queueName === undefined && !options.keepKeys) {
+  // A queue named by the user belongs to the user (other machines may still use it), and an interrupted one is kept
+  // for its resume; a finished per-run queue is removed, with its records folder.
+  if (options.queueName === undefined && !options.keepKeys && interrupted === null) {
     await admin.drop();
     const rest = await runKeyNames(redis, keys.hashTag);
     if (rest.length > 0) await redis.del(...rest);
+    removeRecordsDir(recordsDir);
   } else {
-    log.info(`kept the Redis keys of queue "${queueName}" (hash tag ${keys.hashTag})`);
+    log.info(`kept the Redis keys of queue "${queueName}" (hash tag ${keys.hashTag}) and its records in ${recordsDir}`);
   }
   await store?.close();
   redis.disconnect();

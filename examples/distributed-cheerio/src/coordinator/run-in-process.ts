@@ -48,11 +48,21 @@ export async function runInProcess(input: {
   progress.start();
   const clock = new PageClock(async () => (await counters.read()).pages ?? 0);
   clock.start();
+  // Crawlee pauses the crawler on SIGINT by itself; remember that the stop was asked for (not a failure).
+  let interrupted: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = signal;
+    if (signal === 'SIGTERM') void crawler.autoscaledPool?.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     await crawler.run();
   } finally {
     progress.stop();
     await clock.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
   const durationSecs = (Date.now() - startedAt) / 1000;
   const snapshot = await read();
@@ -76,5 +86,6 @@ export async function runInProcess(input: {
     killed: null,
     retried: await counters.retried(),
     output: options.output,
+    interrupted,
   });
 }

@@ -1,45 +1,88 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { RedisQueueAdmin } from 'crawlee-redis-queue';
+import { Redis } from 'ioredis';
+import { QueueFinishedError } from '../errors/queue-finished-error.js';
+import { QueueHasNoRequestsError } from '../errors/queue-has-no-requests-error.js';
+import { ServedSiteMismatchError } from '../errors/served-site-mismatch-error.js';
+import { maskUrl } from '../mask-credentials.js';
 import type { RunOptions } from '../options.js';
+import { runKeys } from '../worker/worker-config.js';
+import { checkStartUrl } from './check-start-url.js';
 import { chooseStorage } from './choose-storage.js';
+import { isFinished, readQueueState, type QueueState } from './queue-state.js';
 import { runDistributed } from './run-distributed.js';
 import { runInProcess } from './run-in-process.js';
-import { openSiteSource } from './site-source.js';
+import { describeSource, openSiteSource, sourceOf } from './site-source.js';
 import { printSummary, writeSummaryJson, type RunSummary } from './summary.js';
 
-/** A queue name nobody else uses: one run never picks up another run's requests or dedup keys. */
-export function uniqueQueueName(): string {
-  return `crawl-${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
+export { uniqueQueueName } from '../options.js';
+
+/**
+ * Reads the queue before anything is served or started, and refuses what cannot work: `--join` on a queue without
+ * requests, any run on a finished queue, a resume that would serve another folder than the one the queue was seeded
+ * from.
+ */
+async function inspectQueue(options: RunOptions, url: string): Promise<QueueState> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
+  const admin = new RedisQueueAdmin({ redis, keyPrefix: options.keyPrefix, name: options.runQueueName });
+  try {
+    const state = await readQueueState(redis, admin, runKeys(options.keyPrefix, options.runQueueName).hashTag);
+    if (options.join && state.stats.total === 0) throw new QueueHasNoRequestsError(options.runQueueName, maskUrl(url));
+    if (isFinished(state.stats)) throw new QueueFinishedError(options.runQueueName, maskUrl(url), state.stats.handled, options.keyPrefix);
+    const now = sourceOf(options);
+    if (!options.join && state.site !== undefined && !state.site.source.startsWith('url:') && state.site.source !== now) {
+      throw new ServedSiteMismatchError(options.runQueueName, describeSource(state.site.source), describeSource(now));
+    }
+    return state;
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /**
- * One whole run: choose the storage (Redis, a redis-server started for the run, or one process), serve the site,
- * crawl, print the summary, write the merged JSON Lines and `--summary-json`, and clean up what the run started.
+ * One whole run: choose the storage (Redis, a redis-server started for the run, or one process), check the queue
+ * and the start URL, serve the site (at the origin a resumed queue was seeded with), crawl, print the summary, write
+ * the merged JSON Lines and `--summary-json`, and clean up what the run started.
  *
  * @param options - validated options (see {@link resolveOptions})
  * @returns the summary that was printed
  */
 export async function runCrawl(options: RunOptions): Promise<RunSummary> {
   const storage = await chooseStorage(options);
-  const runDir = mkdtempSync(join(tmpdir(), 'distributed-cheerio-run-'));
-  const site = await openSiteSource(options).catch(async (error: unknown) => {
+  const stopServer = async () => {
     if (storage.kind === 'redis-started-for-run') await storage.server.stop();
+  };
+  let state: QueueState | undefined;
+  try {
+    if (storage.kind !== 'memory-one-process') state = await inspectQueue(options, storage.url);
+    if (options.startUrl !== undefined) await checkStartUrl(options.startUrl);
+  } catch (error) {
+    await stopServer();
+    throw error;
+  }
+  const resumeOrigin = state?.site?.origin;
+  const site = await openSiteSource(
+    options,
+    resumeOrigin !== undefined && resumeOrigin !== '' ? { queueName: options.runQueueName, origin: resumeOrigin } : undefined,
+  ).catch(async (error: unknown) => {
+    await stopServer();
     throw error;
   });
-  const queueName = options.queueName ?? uniqueQueueName();
+  const runDir = mkdtempSync(join(tmpdir(), 'distributed-cheerio-run-'));
+  const queueName = options.runQueueName;
   try {
     const summary =
       storage.kind === 'memory-one-process'
         ? await runInProcess({ options, queueName, site, runDir })
-        : await runDistributed({ options, mode: storage.kind, redisUrl: storage.url, queueName, site, runDir });
+        : await runDistributed({ options, mode: storage.kind, redisUrl: storage.url, queueName, site });
     printSummary(summary);
     if (options.summaryJson !== undefined) writeSummaryJson(options.summaryJson, summary);
     return summary;
   } finally {
     await site.close();
-    if (storage.kind === 'redis-started-for-run') await storage.server.stop();
+    await stopServer();
     rmSync(runDir, { recursive: true, force: true });
   }
 }

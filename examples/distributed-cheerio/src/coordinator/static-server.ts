@@ -12,11 +12,14 @@ export interface StaticSite {
 }
 
 /**
- * Serves `dir` with sirv on 127.0.0.1 and a port the kernel picks (so two runs never collide).
+ * Serves `dir` with sirv on 127.0.0.1 and a port the kernel picks (so two runs never collide), or on `port` (a
+ * resumed queue's requests point at the origin its first run served).
  *
  * @param dir - the folder to serve
+ * @param port - the port to listen on; 0 or unset: a free one
+ * @throws the listen error (`EADDRINUSE` when `port` is taken)
  */
-export async function serveStaticFolder(dir: string): Promise<StaticSite> {
+export async function serveStaticFolder(dir: string, port = 0): Promise<StaticSite> {
   // dev: false lists the folder once at start (the docs do not change during a crawl) and answers from that index.
   const handler = sirv(dir, { dev: false, etag: false, dotfiles: false });
   const fetches = new Map<string, number>();
@@ -34,11 +37,11 @@ export async function serveStaticFolder(dir: string): Promise<StaticSite> {
   server.headersTimeout = 125_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  const address = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}/`,
+    origin: `http://127.0.0.1:${address.port}/`,
     fetches,
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@ import { log } from 'crawlee';
 import type { DedupStats } from 'crawlee-bloom-dedup';
 import type { DedupMode } from '../options.js';
 import { duplicatesFiltered, type FleetSnapshot, type QueueCounts } from './fleet-snapshot.js';
+import { maskUrl } from '../mask-credentials.js';
 import type { MergedRecords } from './merge-records.js';
 import type { WorkerExit } from './worker-fleet.js';
 
@@ -28,8 +29,8 @@ export interface RunSummary {
   pagesFetchedTwice: number;
   /** Of those, pages whose request never failed: fetched again only because the worker holding it was killed. */
   pagesFetchedTwiceAfterKill: number;
-  /** Failed attempts that were retried (timeouts on a busy machine), and the URLs. */
-  retries: { count: number; urls: string[] };
+  /** Failed attempts that were retried, how many of them were refused connections, and the URLs. */
+  retries: { count: number; refused: number; urls: string[] };
   /** Requests offered to the queue that it did not take as new. */
   duplicatesFiltered: number;
   requestsOffered: number;
@@ -41,6 +42,8 @@ export interface RunSummary {
   failedRequests: number;
   httpErrors: number;
   stoppedByMaxRequests: boolean;
+  /** The run was stopped by Ctrl-C / SIGTERM (`'SIGINT'`, `'SIGTERM'`), or null. Its workers handed their locks back. */
+  interrupted: NodeJS.Signals | null;
   /** Wall time from starting the workers to the last one's exit (includes process start-up and lock waits). */
   durationSecs: number;
   /** Seconds from the first page recorded to the last. */
@@ -81,6 +84,8 @@ export interface SummaryInput {
   /** URLs that were retried after a failed attempt (RunCounters.retried). */
   retried: string[];
   output: string;
+  /** The signal that stopped the run, if any. */
+  interrupted?: NodeJS.Signals | null;
 }
 
 /** Builds the summary from what the run measured. */
@@ -107,21 +112,31 @@ export function buildSummary(input: SummaryInput): RunSummary {
   const workers = [...workerNames].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).map((worker) => {
     const exit = input.exits.find((e) => e.worker === worker);
     const how =
-      exit === undefined ? 'finished' : exit.killedByCoordinator ? 'killed (SIGKILL)' : exit.code === 0 ? 'finished' : `failed (${exit.signal ?? exit.code})`;
+      exit === undefined
+        ? 'finished'
+        : exit.killedByCoordinator
+          ? 'killed (SIGKILL)'
+          : exit.stopped
+            ? exit.stopReason === 'site-gone'
+              ? "stopped (the seeding run's site refuses connections)"
+              : 'stopped as asked'
+            : exit.code === 0
+              ? 'finished'
+              : `failed (${exit.signal ?? exit.code})`;
     return { worker, pages: merged.perWorker.get(worker) ?? 0, exit: how };
   });
   return {
     mode: input.mode,
-    redisUrl: input.redisUrl,
+    redisUrl: input.redisUrl === null ? null : maskUrl(input.redisUrl),
     queueName: input.queueName,
     dedup: input.dedup,
-    startUrl: input.startUrl,
+    startUrl: maskUrl(input.startUrl),
     uniquePages: merged.pages.length,
     pagesHandled: merged.recordsRead,
     duplicatePagesHandled,
     pagesFetchedTwice,
     pagesFetchedTwiceAfterKill: input.killed === null ? 0 : refetchedAfterKill,
-    retries: { count: c.retries ?? 0, urls: input.retried.slice(0, 50) },
+    retries: { count: c.retries ?? 0, refused: c.refusedRetries ?? 0, urls: input.retried.slice(0, 50).map(maskUrl) },
     duplicatesFiltered: duplicatesFiltered(c),
     requestsOffered: c.offered ?? 0,
     requestsEnqueued: c.enqueued ?? 0,
@@ -131,6 +146,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
     failedRequests,
     httpErrors: c.httpErrors ?? 0,
     stoppedByMaxRequests,
+    interrupted: input.interrupted ?? null,
     durationSecs: Math.round(input.durationSecs * 100) / 100,
     crawlSecs: Math.round(input.crawlSecs * 100) / 100,
     requestsPerSecond: input.crawlSecs > 0 ? Math.round((merged.recordsRead / input.crawlSecs) * 10) / 10 : 0,
@@ -193,13 +209,22 @@ export function printSummary(s: RunSummary): void {
         'each kept once in the output',
     );
   }
-  if (s.retries.count > 0) log.info(`  retries                 ${s.retries.count} failed attempt(s) retried (timeouts on a busy machine?)`);
+  if (s.retries.count > 0) {
+    const cause =
+      s.retries.refused > 0
+        ? `${s.retries.refused} of them refused: the site did not listen at that moment`
+        : "see the workers' warnings above for each cause";
+    log.info(`  retries                 ${s.retries.count} failed attempt(s) retried (${cause})`);
+  }
   if (s.stoppedByMaxRequests) log.info('  stopped at --max-requests; the rest of the queue was not crawled');
   const why = [
     s.killedWorker !== null ? `${s.pagesFetchedTwiceAfterKill} in flight on the killed worker` : '',
     s.retries.count > 0 ? `${s.retries.urls.length} retried after a failed attempt` : '',
   ].filter((part) => part !== '');
-  const verdict = s.everyPageExactlyOnce
+  const verdict = s.interrupted !== null
+    ? `stopped by ${s.interrupted} as asked: ${s.queue.pending} request(s) left pending, every lock handed back; ` +
+      `rerun with --queue ${s.queueName} to resume`
+    : s.everyPageExactlyOnce
     ? 'every page crawled exactly once'
     : s.allPagesCrawled
       ? `every page crawled, each once in the output; ${s.pagesFetchedTwice} fetched twice` +

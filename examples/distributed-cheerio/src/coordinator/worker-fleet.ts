@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { log } from 'crawlee';
-import { WORKER_CONFIG_ENV, type WorkerConfig } from '../worker/worker-config.js';
+import { WORKER_CONFIG_ENV, type WorkerConfig, type WorkerMessage } from '../worker/worker-config.js';
 
 /** How a worker process ended. */
 export interface WorkerExit {
@@ -11,6 +11,12 @@ export interface WorkerExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   killedByCoordinator: boolean;
+  /** The worker stopped early because it was asked to (Ctrl-C), after handing its locks back. */
+  stopped: boolean;
+  /** Locks it handed back as it ended (from its last IPC message). */
+  released: number;
+  /** Why it stopped early, from its last IPC message (`requested`, `site-gone`, ...). */
+  stopReason?: WorkerMessage['reason'];
 }
 
 /** The compiled worker entry, next to the compiled CLI in dist/. */
@@ -31,9 +37,12 @@ export class WorkerFleet {
 
   constructor(
     private readonly base: Omit<WorkerConfig, 'worker' | 'recordsFile'>,
-    private readonly runDir: string,
+    /** Folder of the records files (one per worker). */
+    private readonly recordsDir: string,
     /** Prefix of worker names, e.g. the host name when several machines share a named queue. */
     private readonly namePrefix = '',
+    /** Prefix of the records files: earlier runs of the same queue keep theirs in the same folder. */
+    private readonly filePrefix = '',
   ) {}
 
   /**
@@ -46,21 +55,27 @@ export class WorkerFleet {
     if (this.stopping) return undefined;
     this.started++;
     const worker = `${this.namePrefix}worker-${this.started}`;
-    const recordsFile = join(this.runDir, `worker-${this.started}.jsonl`);
+    const recordsFile = join(this.recordsDir, `${this.filePrefix}worker-${this.started}.jsonl`);
     this.recordsFiles.push(recordsFile);
     const config: WorkerConfig = { ...this.base, worker, recordsFile };
     const child = fork(WORKER_ENTRY, [], {
       env: { ...process.env, [WORKER_CONFIG_ENV]: JSON.stringify(config) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // Its own process group: a Ctrl-C in the terminal reaches the coordinator only, which asks each worker to stop
+      // (SIGTERM: hand back the locks, then exit), instead of Crawlee's own SIGINT pause in every worker.
+      detached: true,
     });
     this.running.set(worker, child);
+    let last: WorkerMessage | undefined;
+    child.on('message', (message: WorkerMessage) => (last = message));
     this.done.push(
       new Promise((resolve) => {
         child.once('exit', (code, signal) => {
           this.running.delete(worker);
           const killedByCoordinator = this.killed.has(worker);
-          this.exits.push({ worker, pid: child.pid ?? -1, code, signal, killedByCoordinator });
-          if (!killedByCoordinator && code !== 0) log.error(`${worker} (pid ${child.pid}) exited with ${signal ?? code}`);
+          const stopped = last?.type === 'stopped' || (this.stopping && signal === 'SIGTERM');
+          this.exits.push({ worker, pid: child.pid ?? -1, code, signal, killedByCoordinator, stopped, released: last?.released ?? 0, ...(last !== undefined ? { stopReason: last.reason } : {}) });
+          if (!killedByCoordinator && !stopped && code !== 0) log.error(`${worker} (pid ${child.pid}) exited with ${signal ?? code}`);
           resolve();
         });
       }),

@@ -1,3 +1,14 @@
+export { DistributedCheerioError } from './distributed-cheerio-error.js';
 export { UsageError } from './usage-error.js';
+export { OptionRangeError } from './option-range-error.js';
+export { OutputInUseError } from './output-in-use-error.js';
 export { RedisUnreachableError } from './redis-unreachable-error.js';
+export { RedisAuthError } from './redis-auth-error.js';
+export { RedisPermissionError } from './redis-permission-error.js';
+export { RedisDatabaseError } from './redis-database-error.js';
+export { RedisTlsError } from './redis-tls-error.js';
 export { QueueHasNoRequestsError } from './queue-has-no-requests-error.js';
+export { QueueFinishedError } from './queue-finished-error.js';
+export { StartUrlUnreachableError } from './start-url-unreachable-error.js';
+export { ServedSiteMismatchError } from './served-site-mismatch-error.js';
+export { ServedPortInUseError } from './served-port-in-use-error.js';

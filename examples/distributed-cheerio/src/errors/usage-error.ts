@@ -1,12 +1,11 @@
+import { DistributedCheerioError } from './distributed-cheerio-error.js';
+
 /**
- * Bad command-line input (unknown dedup mode, workers below 1, a missing folder, a malformed URL).
+ * Bad command-line input (unknown dedup mode, a missing folder, a malformed URL, an output path in use).
  * The CLI prints the message and exits with code 2 before it starts or writes anything.
  */
-export class UsageError extends Error {
-  readonly code = 'E_USAGE';
-
+export class UsageError extends DistributedCheerioError {
   constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
+    super('E_USAGE', message);
   }
 }

@@ -3,6 +3,8 @@ import { MemoryStorage } from '@crawlee/memory-storage';
 import { CheerioCrawler, Configuration, log, type RequestOptions, type RequestQueue } from 'crawlee';
 import { fingerprintTransform } from 'crawlee-scrapy-fingerprint';
 import { stripTrackingParameters } from '../demo-site/tracking.js';
+import { maskUrl } from '../mask-credentials.js';
+import { isConnectionRefused } from './connection-failure.js';
 import type { PageRecord } from './page-record.js';
 import type { RunCounters } from './run-counters.js';
 
@@ -15,7 +17,15 @@ export interface CrawlerSetup {
   concurrency: number;
   lockSecs: number;
   maxRequests?: number;
+  /**
+   * Asked before a failed request is retried or marked failed; true means "leave it alone": the handler never
+   * returns and the worker process exits, handing its lock back (the coordinator died and took the site with it).
+   */
+  holdBack?: (url: string, error: Error) => Promise<boolean>;
 }
+
+/** A promise that never settles: what a handler awaits while its process shuts down. */
+const NEVER = new Promise<never>(() => undefined);
 
 /**
  * A per-process Crawlee configuration: datasets and key-value stores in memory, nothing persisted, nothing purged
@@ -69,13 +79,13 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
           return;
         }
         if ((response.statusCode ?? 200) >= 400) {
-          log.warning(`${worker}: ${request.url} answered ${response.statusCode}`);
+          log.warning(`${worker}: ${maskUrl(request.url)} answered ${response.statusCode}`);
           await counters.add('httpErrors', 1, worker);
           return;
         }
         await enqueueLinks({ strategy: 'same-hostname', transformRequestFunction });
         const record: PageRecord = {
-          url: recordUrl(request.loadedUrl ?? request.url),
+          url: maskUrl(recordUrl(request.loadedUrl ?? request.url)),
           title: $('title').first().text().trim(),
           worker,
           fingerprint: request.uniqueKey,
@@ -87,14 +97,19 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
         await counters.add('pages', 1, worker);
       },
       async errorHandler({ request }, error) {
+        if (await setup.holdBack?.(request.url, error)) return NEVER;
         // Called before each retry: a re-fetch that is not caused by a killed worker shows up here.
-        log.warning(`${worker}: ${request.url} failed (${error.message}); retrying`);
+        log.warning(`${worker}: ${maskUrl(request.url)} failed (${error.message}); retrying`);
         await counters.add('retries', 1, worker);
+        if (isConnectionRefused(error)) await counters.add('refusedRetries', 1, worker);
         await counters.noteRetry(recordUrl(request.url));
       },
       async failedRequestHandler({ request }, error) {
-        log.warning(`${worker}: giving up on ${request.url}: ${error.message}`);
+        // Crawlee marks the request handled right after this handler returns: never for a coordinator that vanished.
+        if (await setup.holdBack?.(request.url, error)) return NEVER;
+        log.warning(`${worker}: giving up on ${maskUrl(request.url)}: ${error.message}`);
         await counters.add('failed', 1, worker);
+        if (isConnectionRefused(error)) await counters.add('refused', 1, worker);
       },
     },
     config,

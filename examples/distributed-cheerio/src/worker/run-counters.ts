@@ -7,7 +7,9 @@ export type CounterName =
   | 'enqueued' // offered requests the queue took as new
   | 'httpErrors' // pages answered with a 4xx status (not recorded)
   | 'failed' // requests that failed after every retry
-  | 'retries' // failed attempts that were retried (timeouts on a busy machine)
+  | 'retries' // failed attempts that were retried (a time-out, a refused or cut connection, ...)
+  | 'refusedRetries' // of those, attempts whose connection was refused
+  | 'refused' // of the failed requests, those whose last attempt was refused
   | 'overBudget'; // requests skipped because --max-requests was reached
 
 /**

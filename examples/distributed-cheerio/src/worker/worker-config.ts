@@ -1,6 +1,7 @@
 import type { DedupMode } from '../options.js';
 
-/** Everything a worker process needs, passed from the coordinator as JSON (environment variable). */
+/** Everything a worker process needs, passed from the coordinator as JSON in an environment variable (not argv:
+ * `ps` shows every user the arguments, while the environment is readable only by the same user). */
 export interface WorkerConfig {
   /** Name in records and logs: `worker-1`, `worker-2`, ... (a replacement gets the next number). */
   worker: string;
@@ -18,6 +19,21 @@ export interface WorkerConfig {
   lockSecs: number;
   maxRequests?: number;
   verbose: boolean;
+  /** Origin of the site the coordinator serves (`http://127.0.0.1:<port>/`); unset for `--start-url` and `--join`. */
+  servedOrigin?: string;
+  /** True when this worker's own coordinator serves `servedOrigin`; false for a `--join` run, whose seeding run
+   * serves it. */
+  servedByCoordinator?: boolean;
+}
+
+/** What a worker tells its coordinator over IPC when it ends: finished the crawl, or stopped early (asked to, or
+ * because the coordinator vanished), with the locks it handed back. */
+export interface WorkerMessage {
+  type: 'finished' | 'stopped';
+  worker: string;
+  reason: 'finished' | 'requested' | 'coordinator-gone' | 'site-gone';
+  released: number;
+  stats: { handled: number; failed: number };
 }
 
 /** The environment variable that carries a worker's configuration. */

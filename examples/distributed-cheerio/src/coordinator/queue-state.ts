@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import type { RedisQueueAdmin, RedisQueueStats } from 'crawlee-redis-queue';
+import type { Redis } from 'ioredis';
+
+/**
+ * What a queue's seeding run recorded about its site, next to the queue (same hash tag), so a rerun with the same
+ * `--queue` serves the same folder at the same origin (pending URLs and their uniqueKeys stay valid) and merges the
+ * records of earlier runs of the same queue.
+ */
+export interface SeededSite {
+  /** `folder:<absolute path>`, `demo`, or `url:<start URL>`. */
+  source: string;
+  /** Origin the folder was served at (`http://127.0.0.1:<port>/`), empty for a start URL. */
+  origin: string;
+  /** Random id of this incarnation of the queue: records of a dropped and recreated queue are never merged in. */
+  incarnation: string;
+}
+
+/** The queue's counters and its seeding record, read before anything is served or started. */
+export interface QueueState {
+  stats: RedisQueueStats;
+  site: SeededSite | undefined;
+}
+
+/** @returns the Redis key of the seeding record of a queue (hash tag `hashTag`) */
+export function seededSiteKey(hashTag: string): string {
+  return `${hashTag}:example-site`;
+}
+
+/** Reads the queue's counters and seeding record (reads only: nothing is created). */
+export async function readQueueState(redis: Redis, admin: RedisQueueAdmin, hashTag: string): Promise<QueueState> {
+  const [stats, raw] = await Promise.all([admin.stats(), redis.hgetall(seededSiteKey(hashTag))]);
+  const site =
+    typeof raw.source === 'string' && typeof raw.incarnation === 'string'
+      ? { source: raw.source, origin: raw.origin ?? '', incarnation: raw.incarnation }
+      : undefined;
+  return { stats, site };
+}
+
+/**
+ * Stores the seeding record unless one exists (HSETNX per field, so two seeding runs agree on the first one).
+ *
+ * @returns the record in Redis after the call
+ */
+export async function recordSeededSite(redis: Redis, hashTag: string, site: Omit<SeededSite, 'incarnation'>): Promise<SeededSite> {
+  const key = seededSiteKey(hashTag);
+  await redis
+    .multi()
+    .hsetnx(key, 'source', site.source)
+    .hsetnx(key, 'origin', site.origin)
+    .hsetnx(key, 'incarnation', randomBytes(6).toString('hex'))
+    .exec();
+  const raw = await redis.hgetall(key);
+  return { source: raw.source ?? site.source, origin: raw.origin ?? site.origin, incarnation: raw.incarnation ?? '' };
+}
+
+/** True when every request of the queue is handled (and there was at least one). */
+export function isFinished(stats: RedisQueueStats): boolean {
+  return stats.total > 0 && stats.pending === 0;
+}

@@ -1,0 +1,24 @@
+import { DistributedCheerioError } from './distributed-cheerio-error.js';
+
+/**
+ * A rerun names a queue whose every request is handled: nothing is left to crawl, and starting workers would only
+ * report 0 pages (and replace the output with an empty one).
+ */
+export class QueueFinishedError extends DistributedCheerioError {
+  /**
+   * @param queueName - the queue
+   * @param redisUrl - the Redis URL, credentials masked
+   * @param handled - handled requests in the queue
+   * @param keyPrefix - the key prefix, for the drop command
+   */
+  constructor(queueName: string, redisUrl: string, handled: number, keyPrefix: string) {
+    super(
+      'E_QUEUE_FINISHED',
+      `queue ${queueName} on ${redisUrl} is finished: all ${handled} request(s) are handled, nothing is left to crawl ` +
+        '(the output of the earlier run is left as it was). To crawl again from scratch, pick a new --queue, or drop this ' +
+        `one first: node --input-type=module -e "import { RedisQueueAdmin } from 'crawlee-redis-queue'; const a = new ` +
+        `RedisQueueAdmin({ redis: process.env.REDIS_URL, keyPrefix: '${keyPrefix}', name: '${queueName}' }); await a.drop(); ` +
+        `await a.close();" and delete the keys matching *{${keyPrefix}:rq:${queueName}}* (README, "Several machines").`,
+    );
+  }
+}

@@ -1,0 +1,87 @@
+import { Redis } from 'ioredis';
+
+/**
+ * What one connection attempt to a Redis URL found. Only `refused` means "nobody listens there"; every other outcome
+ * is an answer (or a half answer) from something at that address, which the caller must report, never replace.
+ */
+export type RedisProbe =
+  | { kind: 'ok' }
+  | { kind: 'refused'; detail: string }
+  | { kind: 'auth'; detail: string }
+  | { kind: 'noperm'; detail: string }
+  | { kind: 'database'; detail: string; db: number }
+  | { kind: 'tls'; detail: string }
+  | { kind: 'timeout'; detail: string }
+  | { kind: 'closed'; detail: string };
+
+/** Node's TLS failure codes (OpenSSL errors are `ERR_SSL_*`, certificate checks have their own names). */
+const TLS_CODES = /^(ERR_SSL_|ERR_TLS_|EPROTO$|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_)/;
+
+function databaseOf(url: string): number {
+  try {
+    const path = new URL(url).pathname.replace(/^\//, '');
+    return /^\d+$/.test(path) ? Number(path) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function classify(errors: Array<Error & { code?: string }>, tls: boolean, timeoutMs: number): RedisProbe {
+  const replies = errors.map((e) => e.message);
+  const auth = replies.find((m) => /^(NOAUTH|WRONGPASS)\b/.test(m));
+  if (auth !== undefined) return { kind: 'auth', detail: auth };
+  const noperm = replies.find((m) => /^NOPERM\b/.test(m));
+  if (noperm !== undefined) return { kind: 'noperm', detail: noperm };
+  const tlsError = errors.find((e) => e.code !== undefined && TLS_CODES.test(e.code));
+  if (tlsError !== undefined) return { kind: 'tls', detail: `${tlsError.code}: ${tlsError.message}` };
+  if (errors.some((e) => e.code === 'ECONNREFUSED')) return { kind: 'refused', detail: 'connection refused (ECONNREFUSED)' };
+  if (errors.some((e) => e.code === 'ETIMEDOUT')) {
+    // A plain Redis never answers a TLS ClientHello: rediss:// on a plain port times out in the handshake.
+    return tls
+      ? { kind: 'tls', detail: `no TLS handshake within ${timeoutMs / 1000} s: is TLS enabled on that port?` }
+      : { kind: 'timeout', detail: `no answer within ${timeoutMs / 1000} s` };
+  }
+  const other = errors.find((e) => e.code !== undefined) ?? errors[0];
+  const detail = other === undefined ? 'the server closed the connection without an answer' : `${other.code ?? 'error'}: ${other.message}`;
+  return { kind: 'closed', detail: tls ? detail : `${detail}; if the server speaks TLS, use rediss://` };
+}
+
+/**
+ * One connection attempt: connect (with the URL's credentials), `PING`, and `SELECT` of the URL's database. No
+ * reconnect loop, no error events left behind.
+ *
+ * @param url - `redis://` or `rediss://` URL
+ * @param timeoutMs - connect timeout in milliseconds
+ * @returns what was found (see {@link RedisProbe})
+ */
+export async function probeRedis(url: string, timeoutMs = 1_500): Promise<RedisProbe> {
+  const tls = url.startsWith('rediss:');
+  const errors: Array<Error & { code?: string }> = [];
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+    // The ready check runs INFO, which a restricted user may not run; PING below decides.
+    enableReadyCheck: false,
+  });
+  client.on('error', (error: Error) => errors.push(error));
+  try {
+    await client.connect();
+    await client.ping();
+    const db = databaseOf(url);
+    if (db !== 0) {
+      try {
+        await client.select(db);
+      } catch (error) {
+        return { kind: 'database', db, detail: (error as Error).message };
+      }
+    }
+    return errors.length === 0 ? { kind: 'ok' } : classify(errors, tls, timeoutMs);
+  } catch (error) {
+    return classify([...errors, error as Error], tls, timeoutMs);
+  } finally {
+    client.disconnect();
+  }
+}
