@@ -99,6 +99,26 @@ export class RedisQueueAdmin {
     this.scripts = new QueueScripts(this.connection, this.keys, options.name);
   }
 
+  /**
+   * When the queue's locks expire, on Redis time: how many requests are locked, and in how many seconds the first and
+   * the last lock run out (a killed worker's requests come back then). Reads both ends of the lock sorted set: O(log N).
+   *
+   * @returns `{ locked, firstExpiresInSecs, lastExpiresInSecs }`; the two times are undefined when nothing is locked
+   */
+  async lockExpiries(): Promise<{ locked: number; firstExpiresInSecs?: number; lastExpiresInSecs?: number }> {
+    const [count, first, last, [secs, micros]] = await this.connection.run(() =>
+      Promise.all([
+        this.redis.zcard(this.keys.locks),
+        this.redis.zrange(this.keys.locks, 0, 0, 'WITHSCORES'),
+        this.redis.zrange(this.keys.locks, -1, -1, 'WITHSCORES'),
+        this.redis.time(),
+      ]),
+    );
+    const nowMs = Number(secs) * 1000 + Math.floor(Number(micros) / 1000);
+    const inSecs = (pair: string[]) => (pair.length < 2 ? undefined : Math.max(0, (Number(pair[1]) - nowMs) / 1000));
+    return { locked: count, firstExpiresInSecs: inSecs(first), lastExpiresInSecs: inSecs(last) };
+  }
+
   /** @returns the queue's counters, read in one atomic step */
   async stats(): Promise<RedisQueueStats> {
     const [, total, pending, handled, locked, deadLetters] = ((await this.scripts.run('queueStats', ['0'])) as unknown[]).map(Number);
