@@ -109,8 +109,8 @@ export class RedisQueueAdmin {
     const [count, first, last, [secs, micros]] = await this.connection.run(() =>
       Promise.all([
         this.redis.zcard(this.keys.locks),
-        this.redis.zrange(this.keys.locks, 0, 0, 'WITHSCORES'),
-        this.redis.zrange(this.keys.locks, -1, -1, 'WITHSCORES'),
+        this.redis.zrange(this.keys.locks, '0', '0', 'WITHSCORES'),
+        this.redis.zrange(this.keys.locks, '-1', '-1', 'WITHSCORES'),
         this.redis.time(),
       ]),
     );
