@@ -11,6 +11,8 @@ export {
   RedisStorageClient,
   type RedisStorageClientOptions,
   type StartUrlFeedOptions,
+  type StartUrlFeedLayout,
+  type StartUrlItemFormat,
 } from './storage/redis-storage-client.js';
 export { RedisRequestQueueClient } from './storage/redis-request-queue-client.js';
 export {
@@ -38,6 +40,7 @@ export {
   RequestAlreadyHandledError,
   LockLostError,
   UnsupportedOperationError,
+  StartUrlFeedTypeError,
   EnqueueFilterIncompatibleError,
   RedisUnreachableError,
   RedisScriptError,
