@@ -409,7 +409,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       const w = fresh();
       // On a Cluster the feed shares the queue's hash tag, so the atomic read-check-trim path is used there too.
       const feedKey = `${queueKeys(w.keyPrefix, w.name).tag}:start_urls`;
-      await w.redis.rpush(feedKey, 'https://example.com/s1', Buffer.from([0xff, 0xfe]), '{"url":"https://example.com/s2","userData":{"k":1}}');
+      await w.redis.rpush(feedKey, 'https://example.com/s1', Buffer.from([0xff, 0xfe]), '{"url":"https://example.com/s2","meta":{"k":1}}');
       const c = await w.client('a', { startUrls: { key: feedKey } });
       const head = await c.listAndLockHead({ limit: 25, lockSecs: 60 });
       expect(names(head.items)).toEqual(['s1', 's2']);
