@@ -60,3 +60,5 @@ export {
   type DatasetKeys,
 } from './dataset/index.js';
 export { startDashboard, type DashboardHandle, type DashboardOptions } from './dashboard/index.js';
+export { attachScrapyStats } from './scrapy/attach-scrapy-stats.js';
+export { ScrapyStatsWriter, type ScrapyStatsOptions } from './scrapy/scrapy-stats-writer.js';
