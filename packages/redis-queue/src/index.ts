@@ -11,6 +11,8 @@ export {
   RedisStorageClient,
   type RedisStorageClientOptions,
   type StartUrlFeedOptions,
+  type StartUrlFeedLayout,
+  type StartUrlItemFormat,
 } from './storage/redis-storage-client.js';
 export { RedisRequestQueueClient } from './storage/redis-request-queue-client.js';
 export {
@@ -38,6 +40,7 @@ export {
   RequestAlreadyHandledError,
   LockLostError,
   UnsupportedOperationError,
+  StartUrlFeedTypeError,
   EnqueueFilterIncompatibleError,
   RedisUnreachableError,
   RedisScriptError,
@@ -57,3 +60,5 @@ export {
   type DatasetKeys,
 } from './dataset/index.js';
 export { startDashboard, type DashboardHandle, type DashboardOptions } from './dashboard/index.js';
+export { attachScrapyStats } from './scrapy/attach-scrapy-stats.js';
+export { ScrapyStatsWriter, type ScrapyStatsOptions } from './scrapy/scrapy-stats-writer.js';

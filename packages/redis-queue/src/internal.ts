@@ -8,6 +8,7 @@ export { QueueCore } from './queue/queue-core.js';
 export { QueueScripts } from './queue/queue-scripts.js';
 export { requestIdOf, encodeRequest, decodeRequest } from './queue/request-codec.js';
 export { parseStartUrlItem, type ParsedFeedItem } from './feed/parse-start-url.js';
+export { parseScrapyRedisItem } from './feed/scrapy-redis-item.js';
 export { queueKeys, queueIndexKey } from './redis/keys.js';
 export { hashTagOf, slotOf } from '@crawlee-distributed/redis-kit';
 export { commandName } from './redis/scripts.js';

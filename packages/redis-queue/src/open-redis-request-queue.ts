@@ -12,9 +12,10 @@ export interface OpenRedisRequestQueueOptions extends Omit<RedisStorageClientOpt
   requestHandlerTimeoutSecs?: number;
   /** Lock time in seconds; overrides the one derived from `requestHandlerTimeoutSecs`. */
   lockSecs?: number;
-  /** Drain a scrapy-redis start-URL list into the queue: a key, or `true` for `<name>:start_urls`. */
+  /** Drain a scrapy-redis start-URL feed into the queue: a key, or `true` for `<name>:start_urls` (or give
+   * `startUrls.keys` for several keys in priority order). */
   startUrlsKey?: string | true;
-  /** More start-URL feed settings (batch size, alwaysEnqueue). */
+  /** More start-URL feed settings (`keys`, `type`, `format`, `batchSize`, `alwaysEnqueue`, `maxIdleSecs`). */
   startUrls?: Omit<StartUrlFeedOptions, 'key'>;
   /** An existing storage client to reuse (its connection and key prefix win over `redis`/`keyPrefix`). */
   storageClient?: RedisStorageClient;
@@ -58,7 +59,8 @@ export async function openRedisRequestQueue(name: string, options: OpenRedisRequ
   }
   const requestLockSecs = lockSecs ?? Math.max((requestHandlerTimeoutSecs ?? 60) + 5, 60);
   lockMsOf('the lock time derived from requestHandlerTimeoutSecs (+5 s)', requestLockSecs);
-  const feed = startUrlsKey === undefined ? undefined : { ...startUrls, key: startUrlsKey === true ? undefined : startUrlsKey };
+  const feed =
+    startUrlsKey === undefined && startUrls?.keys === undefined ? undefined : { ...startUrls, key: startUrlsKey === true ? undefined : startUrlsKey };
   const storageClient = given ?? new RedisStorageClient({ ...clientOptions, fastProlong, startUrls: feed });
   if (given && feed) log.warning('openRedisRequestQueue: startUrlsKey is ignored when a storageClient is passed; set startUrls on the storage client');
   // Constructed directly rather than through RequestQueue.open(): Crawlee's storage cache is keyed by name only, so a

@@ -1,6 +1,7 @@
 export { RedisQueueError } from './redis-queue-error.js';
 export { InvalidRequestError } from './invalid-request-error.js';
 export { InvalidOptionsError } from './invalid-options-error.js';
+export { StartUrlFeedTypeError } from './start-url-feed-type-error.js';
 export { RequestNotFoundError } from './request-not-found-error.js';
 export { RequestAlreadyHandledError } from './request-already-handled-error.js';
 export { LockLostError } from './lock-lost-error.js';

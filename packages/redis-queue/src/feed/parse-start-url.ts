@@ -9,7 +9,8 @@ export type ParsedFeedItem = { kind: 'r'; request: EncodedRequest } | { kind: 'd
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'TRACE', 'OPTIONS', 'CONNECT', 'PATCH']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function isHttpUrl(value: string): boolean {
+/** True for an absolute http(s) URL. @param value - the text */
+export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:';
@@ -18,7 +19,8 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** True for a JSON object (not null, not an array). @param value - a parsed JSON value */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -55,7 +57,8 @@ function fromObject(item: Record<string, unknown>): Record<string, unknown> | st
 }
 
 /**
- * Turns one item of a scrapy-redis start-URL list into a Crawlee request: a plain URL, or a JSON object with `url`
+ * Turns one feed item in this package's Crawlee format (`startUrls.format: 'crawlee'`, and the `crawlee-redis seed`
+ * command) into a Crawlee request: a plain URL, or a JSON object with `url`
  * and optional `method`, `headers`, `payload` (or scrapy-redis' `body`), `userData` (or scrapy-redis' `meta`) and
  * `uniqueKey`. A JSON string is read as a URL. Anything else (other JSON values, bytes that are not UTF-8, an empty
  * item, a JSON object without a valid url, a URL that is not http(s)) is rejected with the reason.
@@ -95,6 +98,19 @@ export function parseStartUrlItem(raw: Buffer, alwaysEnqueue: boolean, uniqueKey
     options = `JSON ${parsed === null ? 'null' : Array.isArray(parsed) ? 'array' : typeof parsed} is neither a URL nor an object`;
   }
   if (typeof options === 'string') return { kind: 'd', reason: options };
+  return toFeedRequest(options, alwaysEnqueue, uniqueKeyTransform);
+}
+
+/**
+ * The last step of every feed item format: the uniqueKey transform (unless the item names a uniqueKey), Crawlee's
+ * `Request`, `alwaysEnqueue`, and the stored encoding.
+ *
+ * @param options - Crawlee request options read from the item
+ * @param alwaysEnqueue - give the request a unique uniqueKey so it is never deduplicated
+ * @param uniqueKeyTransform - the queue's registered uniqueKey transform, or undefined
+ * @returns the encoded request, or the reason for the dead letters
+ */
+export function toFeedRequest(options: Record<string, unknown>, alwaysEnqueue: boolean, uniqueKeyTransform?: UniqueKeyTransform): ParsedFeedItem {
   try {
     const keyed = uniqueKeyTransform && options.uniqueKey === undefined ? uniqueKeyTransform({ ...options }) : options;
     const request = new Request(keyed as unknown as ConstructorParameters<typeof Request>[0]);

@@ -7,7 +7,10 @@
   Feed step (optional, ARGV[4] ~= FEED_STEP_NONE): the entries are items read from the left of a feed list. In check mode (FEED_STEP_CHECK)
   the script first verifies that the feed still starts with exactly these raw items and trims them in the same step,
   so no item is lost or taken twice; in popped mode (FEED_STEP_POPPED) the caller already popped them (feed on another Cluster
-  slot). Feed items that could not be parsed become dead letters with the reason.
+  slot). In member mode (FEED_STEP_SREM for a set feed, FEED_STEP_ZREM for a sorted-set feed) the entries are members
+  the caller read (SRANDMEMBER / ZREVRANGE); each is removed here and only an entry whose removal succeeded is
+  committed, so of two workers that read the same member exactly one enqueues it (the other gets ADD_FEED_TAKEN for
+  it, and its filter op is not applied). Feed items that could not be parsed become dead letters with the reason.
 
   KEYS[1] meta      HASH  queue metadata and counters (total, pending, handled, seq, deadSeq, ...)
   KEYS[2] data      HASH  request id -> request JSON
@@ -17,21 +20,23 @@
   KEYS[6] owner     HASH  request id -> clientKey of the lock owner
   KEYS[7] dead      HASH  dead-letter id -> raw bytes
   KEYS[8] deadinfo  HASH  dead-letter id -> JSON {reason, source, at}
-  KEYS[9..] keys of the enqueue filter plan (plan.keys[i] is KEYS[9 + i]); in check mode the feed list comes last,
-            after the plan keys
+  KEYS[9..] keys of the enqueue filter plan (plan.keys[i] is KEYS[9 + i]); in check and member modes the feed key
+            comes last, after the plan keys
 
   ARGV[1] forefront: '1' puts new requests at the head (newest forefront first), '0' at the tail
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   ARGV[3] enqueue filter plan as JSON, '' when no filter is attached (ops[i] belongs to the i-th request entry)
   ARGV[4] feed step (reply-codes.json feedStep): FEED_STEP_NONE, FEED_STEP_CHECK (check and trim the feed list),
-          FEED_STEP_POPPED (items already popped)
+          FEED_STEP_POPPED (items already popped), FEED_STEP_SREM / FEED_STEP_ZREM (remove each member, commit the
+          ones removed)
   ARGV[5..] without a feed step, triples: request id, request JSON, handled ('1' when it arrives already handled);
             with a feed step, quadruples: raw item bytes, kind ('r' request | 'd' dead letter), request id (or ''),
             request JSON (for 'r') or reason (for 'd')
 
   Returns FEED_HEAD_CHANGED when the feed head changed (nothing done; the caller retries), else one code per entry
   (src/lua/reply-codes.json): ADD_ADDED, ADD_PRESENT, ADD_HANDLED (already present and handled), ADD_FILTERED
-  (rejected by the filter), ADD_DEAD_LETTERED (feed item that could not be read). Error: ERR_BAD_PLAN.
+  (rejected by the filter), ADD_DEAD_LETTERED (feed item that could not be read), ADD_FEED_TAKEN (member mode: another
+  worker removed this member first; nothing done for it). Error: ERR_BAD_PLAN.
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
@@ -79,7 +84,16 @@ for i = 1, n do
   else
     kind, id, json, handled = 'r', ARGV[base + 1], ARGV[base + 2], ARGV[base + 3]
   end
-  if kind == 'd' then
+  local taken = false
+  if feedStep == FEED_STEP_SREM then
+    taken = redis.call('SREM', KEYS[#KEYS], raw) == 0
+  elseif feedStep == FEED_STEP_ZREM then
+    taken = redis.call('ZREM', KEYS[#KEYS], raw) == 0
+  end
+  if taken then
+    if kind ~= 'd' then requestIndex = requestIndex + 1 end
+    res[i] = ADD_FEED_TAKEN
+  elseif kind == 'd' then
     local deadId = 'feed-' .. redis.call('HINCRBY', KEYS[1], 'deadSeq', 1)
     redis.call('HSET', KEYS[7], deadId, raw)
     redis.call('HSET', KEYS[8], deadId, cjson.encode({ reason = json, source = 'feed', at = now }))

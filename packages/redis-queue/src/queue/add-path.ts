@@ -2,7 +2,16 @@ import type { ProcessedRequest, RequestSchema } from '../crawlee-types.js';
 import type { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
 import type { ScriptArg } from '../redis/scripts.js';
 import type { QueueScripts } from './queue-scripts.js';
-import { ADD_ADDED, ADD_FEED_HEAD_CHANGED, ADD_PRESENT_HANDLED, FEED_STEP_CHECK, FEED_STEP_NONE, FEED_STEP_POPPED } from './reply-codes.js';
+import {
+  ADD_ADDED,
+  ADD_FEED_HEAD_CHANGED,
+  ADD_PRESENT_HANDLED,
+  FEED_STEP_CHECK,
+  FEED_STEP_NONE,
+  FEED_STEP_POPPED,
+  FEED_STEP_SREM,
+  FEED_STEP_ZREM,
+} from './reply-codes.js';
 import { encodeRequest, type EncodedRequest } from './request-codec.js';
 import type { WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 import type { UniqueKeyTransform } from './unique-key-seam.js';
@@ -10,8 +19,15 @@ import type { UniqueKeyTransform } from './unique-key-seam.js';
 /** One item of a start-URL feed batch: a request, or the reason it cannot be one. */
 export type FeedEntry = { raw: Buffer; request: EncodedRequest } | { raw: Buffer; reason: string };
 
-/** How a feed batch reached the caller: read (the script checks the head and trims it) or already popped. */
-export type FeedStep = { kind: 'check'; feedKey: string } | { kind: 'popped' };
+/** How a feed batch reached the caller: read from a list (the script checks the head and trims it), read from a set
+ * or sorted set (the script removes each member and commits only those it removed), or already popped. */
+export type FeedStep = { kind: 'check'; feedKey: string } | { kind: 'members'; feedKey: string; layout: 'set' | 'zset' } | { kind: 'popped' };
+
+function feedStepArg(step: FeedStep): string {
+  if (step.kind === 'check') return FEED_STEP_CHECK;
+  if (step.kind === 'members') return step.layout === 'set' ? FEED_STEP_SREM : FEED_STEP_ZREM;
+  return FEED_STEP_POPPED;
+}
 
 /**
  * The one add path of a queue: every way a request enters it (addRequest / batchAddRequests, the start-URL feed)
@@ -75,18 +91,19 @@ export class AddPath {
    * items to the dead letters, and (in check mode) the feed head checked and trimmed in the same step.
    *
    * @param entries - the batch, in feed order
-   * @param step - check-and-trim or already popped
-   * @returns one add-requests code per entry, or undefined when the feed head changed (nothing done)
+   * @param step - check-and-trim (list), remove-each-member (set, sorted set) or already popped
+   * @returns one add-requests code per entry (`ADD_FEED_TAKEN` for a member another worker removed first), or
+   *   undefined when the list head changed (nothing done)
    */
   async addFeedBatch(entries: readonly FeedEntry[], step: FeedStep): Promise<number[] | undefined> {
     const requests = entries.flatMap((e) => ('request' in e ? [e.request] : []));
     const { planJson, keys, dedupCounter } = this.filter.argsFor(requests);
-    const args: ScriptArg[] = ['0', this.scripts.offset(), planJson, step.kind === 'check' ? FEED_STEP_CHECK : FEED_STEP_POPPED];
+    const args: ScriptArg[] = ['0', this.scripts.offset(), planJson, feedStepArg(step)];
     for (const entry of entries) {
       if ('request' in entry) args.push(entry.raw, 'r', entry.request.id, entry.request.json);
       else args.push(entry.raw, 'd', '', entry.reason);
     }
-    const extraKeys = step.kind === 'check' ? [...keys, step.feedKey] : keys;
+    const extraKeys = step.kind === 'popped' ? keys : [...keys, step.feedKey];
     const reply = await this.scripts.run('addRequests', args, { extraKeys });
     if (!Array.isArray(reply)) {
       if (Number(reply) === ADD_FEED_HEAD_CHANGED) return undefined;

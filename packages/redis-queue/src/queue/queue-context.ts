@@ -1,10 +1,18 @@
 import type { ConnectionHandle } from '../redis/connection.js';
 import type { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
 
-/** Settings of the start-URL feed of a queue (scrapy-redis `<name>:start_urls`). */
+/** Settings of the start-URL feed of a queue (scrapy-redis `<name>:start_urls`), checked by `feed/feed-options.ts`. */
 export interface StartUrlFeedSettings {
-  /** The Redis list to read; gets the queue name. */
+  /** The feed keys in priority order; gets the queue name. */
+  keys: (queueName: string) => string[];
+  /** The first feed key; gets the queue name. */
   key: (queueName: string) => string;
+  /** Layout of the feed keys. */
+  layout: 'list' | 'set' | 'zset' | 'auto';
+  /** How items are read. */
+  format: 'scrapy-redis' | 'crawlee';
+  /** Seconds a worker keeps polling an empty feed before it may finish (0: at once). */
+  maxIdleSecs: number;
   /** Items moved per drain. */
   batchSize: number;
   /** When true every feed item is enqueued even if its uniqueKey was seen (scrapy-redis' `dont_filter=True`). */

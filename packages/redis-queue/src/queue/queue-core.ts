@@ -9,7 +9,7 @@ import type {
   RequestSchema,
   UpdateRequestSchema,
 } from '../crawlee-types.js';
-import { drainStartUrls } from '../feed/drain-start-urls.js';
+import { StartUrlFeed } from '../feed/start-url-feed.js';
 import { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
 import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { AddPath } from './add-path.js';
@@ -42,6 +42,8 @@ export class QueueCore {
   readonly locks: QueueLocks;
   /** This worker's stats counters (src/stats/), published in the background; a no-op with `workerStats: false`. */
   readonly workerStats: WorkerStatsRecorder;
+  /** The start-URL feed (src/feed/), or undefined without one. */
+  private readonly feed?: StartUrlFeed;
   private readonly ledger = new LockLedger();
   private readonly batches: LockBatches;
 
@@ -72,6 +74,7 @@ export class QueueCore {
         clockOffsetMs: ctx.clockOffsetMs,
       }) ?? NO_WORKER_STATS;
     this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize, this.workerStats);
+    if (ctx.startUrls) this.feed = new StartUrlFeed(this.scripts, this.addPath, ctx.startUrls, ctx.clockOffsetMs);
     this.locks = new QueueLocks(this.scripts, this.ledger, this.batches, ctx, clientKey, (i, raw, reason) => this.deadLetter(i, raw, reason));
   }
 
@@ -80,8 +83,10 @@ export class QueueCore {
     return this.ctx.connection.run(() => command(this.ctx.connection.redis));
   }
 
-  /** Creates the metadata if missing (idempotent) and registers the queue in the index. @param name - or undefined */
+  /** Creates the metadata if missing (idempotent) and registers the queue in the index; checks the start-URL feed
+   * keys' types. @param name - or undefined @throws {@link StartUrlFeedTypeError} for a feed key of another type */
   async ensureCreated(name: string | undefined): Promise<void> {
+    await this.feed?.check();
     await this.scripts.run('createQueue', [this.id, name ?? '', this.scripts.offset()]);
     await this.redis((r) => r.sadd(queueIndexKey(this.ctx.keyPrefix), this.id));
   }
@@ -167,7 +172,8 @@ export class QueueCore {
 
   /**
    * Locks up to `limit` available requests; when none is available and a start-URL feed is configured, drains one
-   * feed batch through the add path first.
+   * feed batch through the add path and locks again (and keeps `queueHasLockedRequests` true during the feed's
+   * `maxIdleSecs` window).
    * @param limit - requests to lock (0 to 1000)
    * @param lockSecs - lock time in seconds
    * @throws {@link InvalidOptionsError} for a bad limit or lock time
@@ -175,10 +181,7 @@ export class QueueCore {
   async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
     const lockMs = this.locks.checkLockArgs(limit, lockSecs);
     let result = await this.locks.lockHead(limit, lockSecs, lockMs);
-    if (result.items.length === 0 && limit > 0 && this.ctx.startUrls) {
-      const moved = await drainStartUrls(this.scripts, this.addPath, this.ctx.startUrls);
-      if (moved > 0) result = await this.locks.lockHead(limit, lockSecs, lockMs);
-    }
+    if (limit > 0 && this.feed) result = await this.feed.fill(result, () => this.locks.lockHead(limit, lockSecs, lockMs));
     this.workerStats.locked(result.items.length);
     return result;
   }

@@ -13,6 +13,8 @@ export const ADD_PRESENT_HANDLED = ADD_REPLY.HANDLED;
 export const ADD_FILTERED = ADD_REPLY.FILTERED;
 /** add-requests.lua, per feed entry: the item could not be parsed and went to the dead letters. */
 export const ADD_DEAD_LETTERED = ADD_REPLY.DEAD_LETTERED;
+/** add-requests.lua, per feed entry (set / sorted-set feed): another worker removed this member first; nothing done. */
+export const ADD_FEED_TAKEN = ADD_REPLY.FEED_TAKEN;
 /** add-requests.lua, whole reply: the feed head changed under the caller; nothing was done. */
 export const ADD_FEED_HEAD_CHANGED = FEED_REPLY.HEAD_CHANGED;
 
@@ -22,6 +24,11 @@ export const FEED_STEP_NONE = String(FEED_STEP.NONE);
 export const FEED_STEP_CHECK = String(FEED_STEP.CHECK);
 /** ARGV[4] of add-requests.lua: the caller already popped the items. */
 export const FEED_STEP_POPPED = String(FEED_STEP.POPPED);
+
+/** ARGV[4] of add-requests.lua: set feed; remove each member (SREM), commit those removed. */
+export const FEED_STEP_SREM = String(FEED_STEP.SREM);
+/** ARGV[4] of add-requests.lua: sorted-set feed; remove each member (ZREM), commit those removed. */
+export const FEED_STEP_ZREM = String(FEED_STEP.ZREM);
 
 /** dead-letter-request.lua: the entry was moved. */
 export const DEAD_LETTER_MOVED = DEAD_LETTER_REPLY.MOVED;

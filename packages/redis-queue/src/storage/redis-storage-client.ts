@@ -7,8 +7,11 @@ import type {
 } from '../crawlee-types.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ConnectionHandle, type RedisConnection, type RedisConnectionOption } from '../redis/connection.js';
-import { assertKeyPart, defaultStartUrlsKey } from '../redis/keys.js';
-import type { QueueContext, StartUrlFeedSettings } from '../queue/queue-context.js';
+import { assertKeyPart } from '../redis/keys.js';
+import type { QueueContext } from '../queue/queue-context.js';
+import { feedSettings, type StartUrlFeedOptions } from '../feed/feed-options.js';
+
+export type { StartUrlFeedLayout, StartUrlFeedOptions, StartUrlItemFormat } from '../feed/feed-options.js';
 import { RedisRequestQueueClient } from './redis-request-queue-client.js';
 import { RedisRequestQueueCollectionClient } from './request-queue-collection-client.js';
 import { randomUUID } from 'node:crypto';
@@ -16,17 +19,6 @@ import { RedisDatasetClient } from '../dataset/redis-dataset-client.js';
 import { RedisDatasetCollectionClient } from '../dataset/redis-dataset-collection-client.js';
 import { workerStatsSettings, type WorkerStatsOptions } from '../stats/worker-stats-options.js';
 import { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
-
-/** Options of the start-URL feed (a scrapy-redis `<name>:start_urls` list drained into the queue by idle workers). */
-export interface StartUrlFeedOptions {
-  /** The Redis list, or a function of the queue name. @defaultValue `<queueName>:start_urls` */
-  key?: string | ((queueName: string) => string);
-  /** Items moved per drain. @defaultValue 100 */
-  batchSize?: number;
-  /** Enqueue every feed item even when its uniqueKey was seen (scrapy-redis' feed requests are `dont_filter`).
-   * @defaultValue false (feed items are deduplicated by uniqueKey like every other request) */
-  alwaysEnqueue?: boolean;
-}
 
 /** Options of {@link RedisStorageClient}. */
 export interface RedisStorageClientOptions {
@@ -72,8 +64,9 @@ export interface RedisStorageClientOptions {
    * `openRedisRequestQueue` turns this on by default. @defaultValue false (`listAndLockHead` locks exactly for
    * `lockSecs`, as Crawlee's MemoryStorage does) */
   fastProlong?: boolean;
-  /** Drain a scrapy-redis start-URL list into each queue when it has nothing available: `true` for
-   * `<name>:start_urls`, or settings. @defaultValue undefined (no feed) */
+  /** Drain a scrapy-redis start-URL feed (a list, set, sorted set, or several keys in priority order) into each
+   * queue when it has nothing available: `true` for the list `<name>:start_urls`, or settings (see
+   * {@link StartUrlFeedOptions}). @defaultValue undefined (no feed) */
   startUrls?: boolean | StartUrlFeedOptions;
   /** Worker stats each queue client publishes under the queue's hash tag (`{p:rq:name}:worker:<id>` with a TTL,
    * `:workers`, crawl-wide counters in `:stats`), read by `RedisQueueAdmin.workers()` and the `crawlee-redis` CLI.
@@ -90,17 +83,6 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
   const result = value ?? fallback;
   if (!Number.isInteger(result) || result < 1) throw new InvalidOptionsError(`${name} must be a positive integer (got ${String(value)})`);
   return result;
-}
-
-function feedSettings(option: RedisStorageClientOptions['startUrls']): StartUrlFeedSettings | undefined {
-  if (!option) return undefined;
-  const options: StartUrlFeedOptions = option === true ? {} : option;
-  const key = options.key;
-  return {
-    key: typeof key === 'function' ? key : typeof key === 'string' ? () => key : defaultStartUrlsKey,
-    batchSize: positiveInteger('startUrls.batchSize', options.batchSize, 100),
-    alwaysEnqueue: options.alwaysEnqueue ?? false,
-  };
 }
 
 /**

@@ -409,7 +409,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       const w = fresh();
       // On a Cluster the feed shares the queue's hash tag, so the atomic read-check-trim path is used there too.
       const feedKey = `${queueKeys(w.keyPrefix, w.name).tag}:start_urls`;
-      await w.redis.rpush(feedKey, 'https://example.com/s1', Buffer.from([0xff, 0xfe]), '{"url":"https://example.com/s2","userData":{"k":1}}');
+      await w.redis.rpush(feedKey, 'https://example.com/s1', Buffer.from([0xff, 0xfe]), '{"url":"https://example.com/s2","meta":{"k":1}}');
       const c = await w.client('a', { startUrls: { key: feedKey } });
       const head = await c.listAndLockHead({ limit: 25, lockSecs: 60 });
       expect(names(head.items)).toEqual(['s1', 's2']);
@@ -421,6 +421,39 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       expect(await admin.stats()).toEqual({ total: 2, pending: 2, locked: 2, handled: 0, deadLetters: 1 });
       expect(await admin.purge()).toBe(2);
       expect(await admin.stats()).toEqual({ total: 0, pending: 0, locked: 0, handled: 0, deadLetters: 0 });
+    });
+
+    full('set and sorted-set start-URL feeds, in the queue\'s hash tag (atomic) and outside it (popped then committed)', async () => {
+      const w = fresh();
+      const tag = queueKeys(w.keyPrefix, w.name).tag;
+      const keys = { inSet: `${tag}:set`, inZset: `${tag}:zset`, outSet: `${w.keyPrefix}-o:set`, outZset: `${w.keyPrefix}-o:zset` };
+      try {
+        for (const [name, key] of Object.entries(keys)) {
+          if (name.endsWith('Set')) await w.redis.sadd(key, ...Array.from({ length: 12 }, (_, i) => `https://example.com/${name}${i}`));
+          else await w.redis.zadd(key, ...Array.from({ length: 12 }, (_, i) => [i, `https://example.com/${name}${i}`]).flat());
+        }
+        const clients = await Promise.all(
+          ['a', 'b', 'c'].map((k) => w.client(k, { startUrls: { keys: Object.values(keys), type: 'auto', batchSize: 5 } })),
+        );
+        const got = (
+          await Promise.all(
+            clients.map(async (c) => {
+              const mine: string[] = [];
+              for (;;) {
+                const head = await c.listAndLockHead({ limit: 4, lockSecs: 60 });
+                if (head.items.length === 0) return mine;
+                mine.push(...names(head.items));
+              }
+            }),
+          )
+        ).flat();
+        expect(got).toHaveLength(48);
+        expect(new Set(got).size).toBe(48);
+        for (const key of Object.values(keys)) expect(await w.redis.exists(key)).toBe(0);
+      } finally {
+        await w.redis.del(keys.outSet);
+        await w.redis.del(keys.outZset);
+      }
     });
 
     full('start-URL feed on a key outside the queue\'s hash tag (on a Cluster: another slot, popped then committed)', async () => {
