@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { slotOf } from '@crawlee-distributed/redis-kit';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { TakeoverSourceChangedError } from '../errors/takeover-source-changed-error.js';
@@ -12,6 +11,7 @@ import { takeoverUniqueKey, toCrawleeRequest } from './to-crawlee-request.js';
 import { checkTakeoverOptions, type ScrapyQueueClass, type TakeOverScrapyRequestsOptions, type TakeOverScrapyRequestsResult } from './takeover-options.js';
 
 const MAX_CHANGED_ATTEMPTS = 10;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const REDIS_TYPE: Record<ScrapyQueueClass, string> = { priority: 'zset', fifo: 'list', lifo: 'list' };
 const SOURCE_STEP: Record<ScrapyQueueClass, string> = { priority: 'zset', fifo: 'fifo', lifo: 'lifo' };
 
