@@ -50,7 +50,7 @@ export interface DeadLetter {
   /** Why it could not be read. */
   reason: string;
   /** Where it came from: a queue entry, a start-URL feed item, or a scrapy-redis frontier entry a takeover could not
-   * read (`takeover-<n>`; requeue it with a `repair` function). */
+   * read (`takeover-<sha1>`; requeue it with a `repair` function). */
   source: 'queue' | 'feed' | 'takeover';
   /** When it was moved (Redis time). */
   at: Date;

@@ -21,7 +21,8 @@
   ARGV[1] source step: 'zset' | 'fifo' | 'lifo' | 'none'
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   ARGV[3..] quadruples in Scrapy's pop order: raw entry bytes, kind ('r' request | 'd' dead letter), request id
-            (or ''), request JSON (for 'r') or reason (for 'd')
+            (for 'd' the dead-letter id, `takeover-<digest of the raw bytes>`, so a re-run rewrites the same letter),
+            request JSON (for 'r') or reason (for 'd')
 
   Returns TAKEOVER_SOURCE_CHANGED (lists only; nothing done, the caller re-reads), else one code per entry:
   ADD_ADDED, ADD_PRESENT, ADD_HANDLED, ADD_DEAD_LETTERED, TAKEOVER_GONE (src/lua/reply-codes.json).
@@ -54,9 +55,8 @@ for i = 1, n do
   if step == 'zset' and redis.call('ZREM', source, raw) == 0 then
     res[i] = TAKEOVER_GONE
   elseif kind == 'd' then
-    local deadId = 'takeover-' .. redis.call('HINCRBY', KEYS[1], 'deadSeq', 1)
-    redis.call('HSET', KEYS[7], deadId, raw)
-    redis.call('HSET', KEYS[8], deadId, cjson.encode({ reason = json, source = 'takeover', at = now }))
+    redis.call('HSET', KEYS[7], id, raw)
+    redis.call('HSET', KEYS[8], id, cjson.encode({ reason = json, source = 'takeover', at = now }))
     res[i] = ADD_DEAD_LETTERED
   elseif redis.call('HEXISTS', KEYS[2], id) == 1 then
     if redis.call('ZSCORE', KEYS[3], id) then res[i] = ADD_PRESENT else res[i] = ADD_HANDLED end

@@ -37,7 +37,7 @@ function text(value: PyValue | undefined): string | undefined {
 }
 
 /** Makes a Python value JSON-safe: bytes as latin-1 text, dict keys as text, tuples/sets as arrays. */
-export function toJsonSafe(value: PyValue | unknown): unknown {
+export function toJsonSafe(value: unknown): unknown {
   if (Buffer.isBuffer(value)) return value.toString('latin1');
   if (value instanceof Map) {
     const out: Record<string, unknown> = {};
@@ -85,7 +85,7 @@ function readDict(raw: Buffer, serializer: ScrapySerializer): Map<PyValue, PyVal
   try {
     parsed = JSON.parse(UTF8.decode(raw));
   } catch (error) {
-    throw new Error(`not JSON text: ${(error as Error).message}`);
+    throw new Error(`not JSON text: ${(error as Error).message}`, { cause: error });
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the JSON is not an object');
   return parsed as Record<string, unknown>;
@@ -127,7 +127,7 @@ export function readScrapyRequest(raw: Buffer, serializer: ScrapySerializer): Sc
     errback: text(field(dict, 'errback') ?? undefined),
     priority,
     dontFilter: field(dict, 'dont_filter') === true,
-    flags: flags.map((f) => text(f as PyValue) ?? String(f)),
+    flags: flags.map((f: unknown) => text(f as PyValue) ?? JSON.stringify(f)),
     encoding: text(field(dict, 'encoding')) ?? 'utf-8',
     cookies: toJsonSafe(field(dict, 'cookies') ?? null),
     requestClass: text(field(dict, '_class')),

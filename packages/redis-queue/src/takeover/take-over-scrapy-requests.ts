@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { slotOf } from '@crawlee-distributed/redis-kit';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { TakeoverSourceChangedError } from '../errors/takeover-source-changed-error.js';
@@ -23,6 +24,11 @@ async function readBatch(scripts: QueueScripts, key: string, queueClass: ScrapyQ
   return (await scripts.connection.run(() => redis.lrangeBuffer(key, -n, -1))).reverse();
 }
 
+/** The dead-letter id of an unreadable entry: from its bytes, so a batch run twice writes one letter. */
+function deadLetterId(raw: Buffer): string {
+  return `takeover-${createHash('sha1').update(raw).digest('hex').slice(0, 16)}`;
+}
+
 /** One entry as the batch script wants it: a request (id + JSON) or a dead letter (reason). */
 function entryArgs(raw: Buffer, options: ReturnType<typeof checkTakeoverOptions>): ScriptArg[] {
   try {
@@ -31,7 +37,7 @@ function entryArgs(raw: Buffer, options: ReturnType<typeof checkTakeoverOptions>
     const encoded = encodeRequest(request);
     return [raw, 'r', encoded.id, encoded.json];
   } catch (error) {
-    return [raw, 'd', '', `scrapy-redis ${options.serializer} entry unreadable: ${(error as Error).message}`];
+    return [raw, 'd', deadLetterId(raw), `scrapy-redis ${options.serializer} entry unreadable: ${(error as Error).message}`];
   }
 }
 

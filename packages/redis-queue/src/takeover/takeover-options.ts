@@ -32,7 +32,7 @@ export interface TakeOverScrapyRequestsResult {
   moved: number;
   /** Entries whose uniqueKey the queue already held (pending or handled): removed from Scrapy's key, not stored again. */
   alreadyPresent: number;
-  /** Entries that could not be read: in the queue's dead letters (id `takeover-<n>`) with their raw bytes and reason. */
+  /** Entries that could not be read: in the queue's dead letters (id `takeover-<sha1 of the entry>`) with their raw bytes and reason. */
   deadLettered: number;
   /** PriorityQueue entries a Scrapy worker popped between our read and our move (that worker fetches them). */
   gone: number;

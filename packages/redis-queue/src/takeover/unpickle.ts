@@ -10,7 +10,7 @@ class ScrapyDictNames extends NameRegistry {
   constructor() {
     super();
     const bytes = (value?: unknown) => toBuffer(value);
-    const set = (items?: unknown) => (Array.isArray(items) ? [...items] : []);
+    const set = (items?: unknown): unknown[] => (Array.isArray(items) ? [...(items as unknown[])] : []);
     for (const module of ['builtins', '__builtin__']) {
       this.register(module, 'bytes', bytes);
       this.register(module, 'bytearray', bytes);
@@ -19,8 +19,8 @@ class ScrapyDictNames extends NameRegistry {
     }
     this.register('_codecs', 'encode', (text: unknown, encoding?: unknown) => {
       if (typeof text !== 'string') throw new Error('_codecs.encode of a non-string');
-      const enc = String(encoding ?? 'utf-8').toLowerCase().replace(/[-_]/g, '');
-      if (enc !== 'latin1' && enc !== 'iso88591') throw new Error(`_codecs.encode with encoding ${String(encoding)}`);
+      const enc = (typeof encoding === 'string' ? encoding : 'utf-8').toLowerCase().replace(/[-_]/g, '');
+      if (enc !== 'latin1' && enc !== 'iso88591') throw new Error(`_codecs.encode with encoding ${JSON.stringify(encoding)}`);
       return Buffer.from(text, 'latin1');
     });
   }

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { slotOf } from '@crawlee-distributed/redis-kit';
 import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
 import { queueKeys } from '../../src/redis/keys.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
@@ -60,7 +61,8 @@ describe('RedisQueueAdmin.takeOverScrapyRequests', () => {
     expect(await world.redis.exists(key)).toBe(0);
     expect(await headOrder(world)).toEqual(['top', 'high', 'mid', 'low']);
     const [letter] = await admin.listDeadLetters();
-    expect(letter).toMatchObject({ id: 'takeover-1', source: 'takeover', raw: Buffer.from('not a pickle') });
+    expect(letter).toMatchObject({ source: 'takeover', raw: Buffer.from('not a pickle') });
+    expect(letter!.id).toMatch(/^takeover-[0-9a-f]{16}$/);
     expect(letter!.reason).toMatch(/scrapy-redis pickle entry unreadable: not a pickle/);
     expect(await admin.stats()).toMatchObject({ total: 4, pending: 4, deadLetters: 1 });
   });
@@ -82,10 +84,11 @@ describe('RedisQueueAdmin.takeOverScrapyRequests', () => {
     world = createWorld(backend);
     key = `${world.keyPrefix}-spider:requests`;
     scrapyPush(world, key, 'PriorityQueue', [['x', 0], ['y', 1]]);
-    const copy = await world.redis.zrangeBuffer(key, 0, -1, 'WITHSCORES'); // pickles are binary: keep the bytes
+    const copy = await world.redis.zrangeBuffer(key, '0', '-1', 'WITHSCORES'); // pickles are binary: keep the bytes
     const admin = world.admin();
     await admin.takeOverScrapyRequests({ key, uniqueKey: (r) => `fp:${r.url}` });
-    await world.redis.zadd(key, ...copy.reverse().map((b, i) => (i % 2 === 0 ? b.toString() : b))); // as if killed between the two steps of the cross-slot path
+    const pairs = copy.reverse().map((b, i) => (i % 2 === 0 ? b.toString() : b));
+    await world.redis.zadd(key, ...(pairs as [string, Buffer])); // as if killed between the two steps of the cross-slot path
     const again = await admin.takeOverScrapyRequests({ key, uniqueKey: (r) => `fp:${r.url}` });
     expect(again).toMatchObject({ moved: 0, alreadyPresent: 2, gone: 0 });
     expect(await world.redis.exists(key)).toBe(0);
@@ -107,3 +110,40 @@ describe('RedisQueueAdmin.takeOverScrapyRequests', () => {
   });
 });
 
+
+// On a Cluster the Scrapy key (`<spider>:requests`, no hash tag) lives on another slot than the queue: the requests
+// are stored first, then removed from Scrapy's key. Killed in between, a re-run only removes them.
+describe('takeover on a Redis Cluster (Scrapy key on another slot)', () => {
+  const PICKLES = String.raw`
+import json, pickle, sys
+from scrapy import Request
+print(json.dumps([pickle.dumps(Request('https://example.com/' + p, priority=pr).to_dict(), protocol=4).hex()
+                  for p, pr in json.loads(sys.argv[1])]))
+`;
+  let cluster: TestBackend;
+  beforeAll(async () => {
+    cluster = await createBackend('cluster-ioredis6', inject('redisUrl'));
+  });
+  afterAll(async () => {
+    await cluster.stop();
+  });
+
+  it('moves every request once, in priority order, and a re-run after a crash between the steps stores nothing twice', async () => {
+    world = createWorld(cluster);
+    key = `${world.keyPrefix}-spider:requests`;
+    expect(slotOf(key)).not.toBe(slotOf(queueKeys(world.keyPrefix, world.name).tag));
+    const r = spawnSync(PYTHON, ['-c', PICKLES, JSON.stringify([['p0', 0], ['p2', 2], ['p1', 1]])], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    const raws = (JSON.parse(r.stdout) as string[]).map((h) => Buffer.from(h, 'hex'));
+    // As scrapy-redis's PriorityQueue.push: ZADD score -priority.
+    for (const [i, raw] of raws.entries()) await world.redis.zadd(key, String(-[0, 2, 1][i]!), raw);
+    const admin = world.admin();
+    expect(await admin.takeOverScrapyRequests({ key, batchSize: 2 })).toMatchObject({ moved: 3, alreadyPresent: 0, batches: 2 });
+    expect(await world.redis.exists(key)).toBe(0);
+    for (const [i, raw] of raws.entries()) await world.redis.zadd(key, String(-[0, 2, 1][i]!), raw);
+    expect(await admin.takeOverScrapyRequests({ key })).toMatchObject({ moved: 0, alreadyPresent: 3 });
+    expect(await world.redis.exists(key)).toBe(0);
+    expect(await admin.stats()).toMatchObject({ total: 3, pending: 3 });
+    expect(await headOrder(world)).toEqual(['p2', 'p1', 'p0']);
+  });
+});
