@@ -23,6 +23,13 @@ export {
   type RequeueDeadLettersOptions,
 } from './admin/redis-queue-admin.js';
 export { defaultStartUrlsKey, type QueueKeys } from './redis/keys.js';
+export type {
+  ScrapyQueueClass,
+  ScrapySerializer,
+  ScrapyTakeoverRequest,
+  TakeOverScrapyRequestsOptions,
+  TakeOverScrapyRequestsResult,
+} from './takeover/index.js';
 export type { WorkerStatsOptions } from './stats/worker-stats-options.js';
 export type { WorkerInfo } from './stats/read-worker-stats.js';
 export type { CrawlStats } from './stats/read-crawl-stats.js';
@@ -44,6 +51,7 @@ export {
   EnqueueFilterIncompatibleError,
   RedisUnreachableError,
   RedisScriptError,
+  TakeoverSourceChangedError,
 } from './errors/index.js';
 export { PACKAGE_VERSION } from './version.js';
 export {

@@ -22,3 +22,4 @@ export {
 } from './enqueue-filter.js';
 export { UNIQUE_KEY_SINK, type UniqueKeySink } from './queue/unique-key-seam.js';
 export * from './queue/reply-codes.js';
+export { readScrapyRequest, toCrawleeRequest, unpickle } from './takeover/index.js';

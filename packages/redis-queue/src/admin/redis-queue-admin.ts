@@ -7,6 +7,7 @@ import { REQUEUED } from '../queue/reply-codes.js';
 import { hashTagOf } from '@crawlee-distributed/redis-kit';
 import { readCrawlStats, readQueueMemory, type CrawlStats } from '../stats/read-crawl-stats.js';
 import { readWorkers, type WorkerInfo } from '../stats/read-worker-stats.js';
+import { takeOverScrapyRequests, type TakeOverScrapyRequestsOptions, type TakeOverScrapyRequestsResult } from '../takeover/index.js';
 
 /** Options of {@link RedisQueueAdmin}. */
 export interface RedisQueueAdminOptions {
@@ -48,8 +49,9 @@ export interface DeadLetter {
   raw: Buffer;
   /** Why it could not be read. */
   reason: string;
-  /** Where it came from. */
-  source: 'queue' | 'feed';
+  /** Where it came from: a queue entry, a start-URL feed item, or a scrapy-redis frontier entry a takeover could not
+   * read (`takeover-<sha1>`; requeue it with a `repair` function). */
+  source: 'queue' | 'feed' | 'takeover';
   /** When it was moved (Redis time). */
   at: Date;
 }
@@ -158,7 +160,7 @@ export class RedisQueueAdmin {
         id,
         raw,
         reason: info.reason ?? 'unknown',
-        source: info.source === 'feed' ? 'feed' : 'queue',
+        source: info.source === 'feed' || info.source === 'takeover' ? info.source : 'queue',
         at: new Date(info.at ?? 0),
       });
     }
@@ -289,6 +291,24 @@ export class RedisQueueAdmin {
       } while (cursor !== '0');
     }
     return deleted;
+  }
+
+  /**
+   * Takes over a scrapy-redis frontier: moves the pending requests of `<spider>:requests` (pickled or JSON request
+   * dicts, in a sorted set or a list) into this queue, in batches, each batch atomic on one Redis. Run it after
+   * stopping the Scrapy fleet (scrapy-redis loses the requests its workers popped when they die). The requests keep
+   * Scrapy's pop order (highest priority first) and go to the queue's tail; Scrapy's fields go to
+   * `userData.scrapy`, its callback name to `userData.label`. Entries that cannot be read go to the dead letters
+   * with the reason. Killed at any point and run again, it loses nothing and stores nothing twice. The enqueue filter
+   * is bypassed (Scrapy's dupefilter already holds these requests' fingerprints).
+   *
+   * @param options - the frontier key, serializer, queue class, batch size, uniqueKey function
+   * @returns what was moved, already present, dead-lettered, gone
+   * @throws {@link InvalidOptionsError} for a bad option or a key of another Redis type (nothing moved)
+   * @throws {@link TakeoverSourceChangedError} when a list frontier keeps changing (Scrapy still running)
+   */
+  async takeOverScrapyRequests(options: TakeOverScrapyRequestsOptions): Promise<TakeOverScrapyRequestsResult> {
+    return takeOverScrapyRequests(this.scripts, options);
   }
 
   /** Closes the connection if this admin created it from a URL. */

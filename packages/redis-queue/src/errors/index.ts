@@ -9,4 +9,5 @@ export { UnsupportedOperationError } from './unsupported-operation-error.js';
 export { EnqueueFilterIncompatibleError } from './enqueue-filter-incompatible-error.js';
 export { RedisUnreachableError } from './redis-unreachable-error.js';
 export { RedisScriptError } from './redis-script-error.js';
+export { TakeoverSourceChangedError } from './takeover-source-changed-error.js';
 export { mapScriptError } from './map-script-error.js';

@@ -1,4 +1,4 @@
-import { ADD_REPLY, DEAD_LETTER_REPLY, FEED_REPLY, FEED_STEP, REQUEUE_REPLY } from '../redis/reply-codes.js';
+import { ADD_REPLY, DEAD_LETTER_REPLY, FEED_REPLY, FEED_STEP, REQUEUE_REPLY, TAKEOVER_REPLY } from '../redis/reply-codes.js';
 
 // Named views of the generated table (src/lua/reply-codes.json, via src/redis/reply-codes.ts) for the queue core;
 // no number is written here.
@@ -34,3 +34,8 @@ export const FEED_STEP_ZREM = String(FEED_STEP.ZREM);
 export const DEAD_LETTER_MOVED = DEAD_LETTER_REPLY.MOVED;
 /** requeue-dead-letter.lua: the letter went back into the queue. */
 export const REQUEUED = REQUEUE_REPLY.REQUEUED;
+
+/** take-over-scrapy-batch.lua, whole reply: the list frontier's end changed under the caller; nothing was done. */
+export const TAKEOVER_SOURCE_CHANGED = TAKEOVER_REPLY.SOURCE_CHANGED;
+/** take-over-scrapy-batch.lua, per entry: a Scrapy worker popped the sorted-set entry first; nothing stored. */
+export const TAKEOVER_GONE = TAKEOVER_REPLY.GONE;

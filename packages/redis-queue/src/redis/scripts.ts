@@ -12,6 +12,7 @@ import purgeQueue from '../lua/purge-queue.lua';
 import queueStats from '../lua/queue-stats.lua';
 import releaseLocks from '../lua/release-locks.lua';
 import requeueDeadLetter from '../lua/requeue-dead-letter.lua';
+import takeOverScrapyBatch from '../lua/take-over-scrapy-batch.lua';
 import updateRequest from '../lua/update-request.lua';
 import { PACKAGE_VERSION } from '../version.js';
 import type { RedisConnection } from './connection.js';
@@ -36,6 +37,7 @@ const registry = createScriptRegistry({
     queueStats,
     releaseLocks,
     requeueDeadLetter,
+    takeOverScrapyBatch,
     updateRequest,
   },
 });
@@ -55,6 +57,7 @@ export type ScriptName =
   | 'queueStats'
   | 'releaseLocks'
   | 'requeueDeadLetter'
+  | 'takeOverScrapyBatch'
   | 'updateRequest';
 
 /** The ioredis command name of a script: `rq` + operation + version, e.g. `rqAddRequests_0_1_0`.

@@ -8,6 +8,7 @@ import { metricsCommand } from './metrics.js';
 import { purgeCommand } from './purge.js';
 import { seedCommand } from './seed.js';
 import { statsCommand } from './stats.js';
+import { takeoverCommand } from './takeover.js';
 import { watchCommand } from './watch.js';
 import { workersCommand } from './workers.js';
 
@@ -22,6 +23,7 @@ export const COMMANDS: readonly CliCommandModule[] = [
   workersCommand,
   watchCommand,
   seedCommand,
+  takeoverCommand,
   deadLettersCommand,
   failedCommand,
   forgetCommand,

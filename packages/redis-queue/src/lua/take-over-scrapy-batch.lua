@@ -1,0 +1,80 @@
+--[[
+  Takes over one batch of a scrapy-redis frontier (`<spider>:requests`): removes the raw entries from the Scrapy key
+  and stores the requests they became in this queue, in one atomic step, so a takeover killed at any moment neither
+  loses an entry nor moves one twice. The caller parsed the entries (pickle or JSON, src/takeover/); entries it could
+  not read become dead letters with their raw bytes and the reason. The enqueue filter is not consulted on purpose:
+  Scrapy already put these requests' fingerprints into its dupefilter when it scheduled them, so a filter sharing
+  that set would drop every one of them.
+
+  Source step, by scrapy-redis queue class (scrapy_redis/queue.py):
+    'zset'  PriorityQueue (ZADD score -priority, pops ZRANGE 0 0): each raw member is ZREM'd; a member already gone
+            (a Scrapy worker still running popped it) is skipped with TAKEOVER_GONE.
+    'fifo'  FifoQueue (LPUSH, RPOP): the entries must still be the list's right end (entry 1 the rightmost), then
+            they are trimmed off; otherwise TAKEOVER_SOURCE_CHANGED and nothing is done.
+    'lifo'  LifoQueue (LPUSH, LPOP): the same at the left end.
+    'none'  the source is on another Cluster slot: the caller removes the entries after this script (crash-safe
+            two-step: re-running a batch finds its requests present and only removes them from the source).
+
+  KEYS[1..8] the queue's keys (see add-requests.lua)
+  KEYS[9]    the Scrapy frontier key (absent with source step 'none')
+
+  ARGV[1] source step: 'zset' | 'fifo' | 'lifo' | 'none'
+  ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
+  ARGV[3..] quadruples in Scrapy's pop order: raw entry bytes, kind ('r' request | 'd' dead letter), request id
+            (for 'd' the dead-letter id, `takeover-<digest of the raw bytes>`, so a re-run rewrites the same letter),
+            request JSON (for 'r') or reason (for 'd')
+
+  Returns TAKEOVER_SOURCE_CHANGED (lists only; nothing done, the caller re-reads), else one code per entry:
+  ADD_ADDED, ADD_PRESENT, ADD_HANDLED, ADD_DEAD_LETTERED, TAKEOVER_GONE (src/lua/reply-codes.json).
+]]
+--- @include "redis-time"
+--- @include "reply-codes"
+local now = redisNowMs(ARGV[2])
+local step = ARGV[1]
+local n = (#ARGV - 2) / 4
+local source = KEYS[9]
+
+if step == 'fifo' or step == 'lifo' then
+  for i = 1, n do
+    local index = i - 1
+    if step == 'fifo' then index = -i end
+    if redis.call('LINDEX', source, index) ~= ARGV[2 + 4 * (i - 1) + 1] then return TAKEOVER_SOURCE_CHANGED end
+  end
+  if n > 0 then
+    if step == 'fifo' then redis.call('LTRIM', source, 0, -(n + 1)) else redis.call('LTRIM', source, n, -1) end
+  end
+end
+
+local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
+local firstSeq = seq
+local res = {}
+local added = 0
+for i = 1, n do
+  local base = 2 + 4 * (i - 1)
+  local raw, kind, id, json = ARGV[base + 1], ARGV[base + 2], ARGV[base + 3], ARGV[base + 4]
+  if step == 'zset' and redis.call('ZREM', source, raw) == 0 then
+    res[i] = TAKEOVER_GONE
+  elseif kind == 'd' then
+    redis.call('HSET', KEYS[7], id, raw)
+    redis.call('HSET', KEYS[8], id, cjson.encode({ reason = json, source = 'takeover', at = now }))
+    res[i] = ADD_DEAD_LETTERED
+  elseif redis.call('HEXISTS', KEYS[2], id) == 1 then
+    if redis.call('ZSCORE', KEYS[3], id) then res[i] = ADD_PRESENT else res[i] = ADD_HANDLED end
+  else
+    redis.call('HSET', KEYS[2], id, json)
+    seq = seq + 1
+    redis.call('ZADD', KEYS[3], seq, id)
+    redis.call('ZADD', KEYS[4], seq, id)
+    added = added + 1
+    res[i] = ADD_ADDED
+  end
+end
+
+redis.call('HSETNX', KEYS[1], 'createdAt', now)
+if seq ~= firstSeq then redis.call('HSET', KEYS[1], 'seq', seq) end
+if added > 0 then
+  redis.call('HINCRBY', KEYS[1], 'total', added)
+  redis.call('HINCRBY', KEYS[1], 'pending', added)
+  redis.call('HSET', KEYS[1], 'modifiedAt', now)
+end
+return res
