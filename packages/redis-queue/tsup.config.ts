@@ -13,6 +13,7 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
+  removeNodeProtocol: false, // keep `node:timers` etc.: a bare `timers` does not resolve under vite (vitest)
   // The private kit is bundled (code and types): the tarball never depends on it.
   noExternal: [/^@crawlee-distributed\/redis-kit/],
   // Lua with `--- @include` resolved, the same resolver vitest uses (test-utils' vitest plugin).
