@@ -1,24 +1,20 @@
 import { cpSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { luaIncludesPlugin, packageVersionDefine } from '@crawlee-distributed/redis-kit/build';
+import { bundledPackageOptions } from '@crawlee-distributed/redis-kit/build';
 import { defineConfig } from 'tsup';
 
 const require = createRequire(import.meta.url);
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/internal.ts", "src/cli/bin.ts"],
+  entry: ['src/index.ts', 'src/internal.ts', 'src/cli/bin.ts'],
   format: ['esm', 'cjs'],
-  dts: { resolve: [/^@crawlee-distributed\/redis-kit/] },
   clean: true,
   sourcemap: true,
   target: 'node20',
   removeNodeProtocol: false, // keep `node:timers` etc.: a bare `timers` does not resolve under vite (vitest)
-  // The private kit is bundled (code and types): the tarball never depends on it.
-  noExternal: [/^@crawlee-distributed\/redis-kit/],
-  // Lua with `--- @include` resolved, the same resolver vitest uses (test-utils' vitest plugin).
-  esbuildPlugins: [luaIncludesPlugin()],
-  define: packageVersionDefine(fileURLToPath(new URL('.', import.meta.url))),
+  // The private kit bundled (code and types), Lua includes resolved, the version injected.
+  ...bundledPackageOptions(fileURLToPath(new URL('.', import.meta.url))),
   shims: true, // import.meta.url in the CJS build (the dashboard finds its page next to the code)
   // The dashboard page and uPlot ship inside dist, so the dashboard works offline (no CDN).
   async onSuccess() {

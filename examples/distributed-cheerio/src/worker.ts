@@ -5,7 +5,6 @@
  * coordinator) or when its coordinator dies; nothing is marked failed because the coordinator vanished.
  */
 import { log } from 'crawlee';
-import type { RedisRequestQueueClient } from 'crawlee-redis-queue';
 import { Redis } from 'ioredis';
 import { installLogFilter } from './log-filter.js';
 import { CoordinatorWatch } from './worker/coordinator-watch.js';
@@ -51,7 +50,6 @@ async function main(): Promise<void> {
     dedup: config.dedup,
     dedupKey: config.dedupKey,
   });
-  const client = queue.client as RedisRequestQueueClient;
   const counters = new RedisRunCounters(redis, config.countersKey);
   countOffers(queue, counters);
   const crawler = createCrawler(
@@ -81,7 +79,7 @@ async function main(): Promise<void> {
   const finish = async (how: 'finished' | StopReason, handled: number, failed: number) => {
     // Hand back every lock this worker still holds (Crawlee buffers some requests ahead, and on a stop the in-flight
     // ones): others take them at once instead of waiting --lock-secs for them to expire.
-    const released = await client.releaseLocks().catch(() => 0);
+    const released = await queue.releaseLocks().catch(() => 0);
     if (released > 0) log.info(`${config.worker}: released ${released} lock(s) it still held`);
     send({ type: how === 'finished' ? 'finished' : 'stopped', worker: config.worker, reason: how, released, stats: { handled, failed } });
     await store?.close().catch(() => undefined);

@@ -61,8 +61,8 @@ describe('generated demo site: the exact counts of its model', () => {
     // The queue's own atomic uniqueKey check is the only dedup left.
     expect(summary.dedupStore).toBeNull();
     // The server the run started is gone.
-    const { pingRedis } = await import('../src/redis/ping.js');
-    expect(await pingRedis(summary.redisUrl!, 500)).toBe(false);
+    const { probeRedis } = await import('../src/redis/probe-redis.js');
+    expect((await probeRedis(summary.redisUrl!, 500)).kind).toBe('refused');
   });
 
   it('a fresh machine (no docs, no Redis, no redis-server): says how to get them, crawls the demo site in one process', async () => {

@@ -10,13 +10,5 @@ export { hashTagOf, slotOf } from '@crawlee-distributed/redis-kit';
 export { MAX_REDIS_BLOCK_BITS, MAX_BLOCKS } from './bloom/parameters.js';
 export { INDEX_SCHEME, bitOffsets, bitPosition, digestBytes, digestHex, isSha1Hex } from './bloom/bit-indexes.js';
 export { linkDedupStatistics } from './queue/dedup-statistics.js';
-export {
-  ENQUEUE_FILTER_SINK,
-  ENQUEUE_FILTER_SOURCE,
-  UNIQUE_KEY_TRANSFORM,
-  type EnqueueFilterOp,
-  type EnqueueFilterPlan,
-  type EnqueueFilterRequest,
-  type EnqueueFilterSink,
-  type EnqueueFilterSource,
-} from './enqueue-filter.js';
+// The enqueue-filter and uniqueKey seams, declared once in the private kit (bundled at build time).
+export * from '@crawlee-distributed/redis-kit/seam';

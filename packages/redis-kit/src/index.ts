@@ -1,6 +1,6 @@
 /**
- * @crawlee-distributed/redis-kit: the Redis plumbing the published packages share. Private; each package bundles it at build
- * time (tsup `noExternal`), so nothing here is a runtime dependency of a tarball.
+ * `@crawlee-distributed/redis-kit`: the Redis plumbing and the seams the published packages share. Private; each
+ * package bundles it at build time (tsup `noExternal`), so nothing here is a runtime dependency of a tarball.
  * @packageDocumentation
  */
 export { hashTagOf, hasHashTag, sameSlotKey, slotOf } from './slot/hash-slot.js';
@@ -24,4 +24,4 @@ export {
   type ScriptRegistryOptions,
 } from './scripts/script-registry.js';
 export { mapReplyError, type ReplyErrorFactory } from './scripts/map-reply-error.js';
-export * from './seam/enqueue-filter.js';
+export * from './seam/index.js';

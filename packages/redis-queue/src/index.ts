@@ -36,8 +36,7 @@ export type { CrawlStats } from './stats/read-crawl-stats.js';
 export { createMetricsRegistry, type MetricsRegistryOptions } from './metrics/create-metrics-registry.js';
 export { startMetricsServer } from './metrics/metrics-server.js';
 export type { RedisConnection, RedisConnectionOption } from './redis/connection.js';
-export type { AttachEnqueueFilterOptions, EnqueueFilterSource } from './enqueue-filter.js';
-export type { UniqueKeyTransform } from './queue/unique-key-seam.js';
+export type { AttachEnqueueFilterOptions, EnqueueFilterSource, UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 // Listed one by one (not `export *` of errors/index.ts): mapScriptError is internal.
 export {
   RedisQueueError,

@@ -13,13 +13,7 @@ export { queueKeys, queueIndexKey } from './redis/keys.js';
 export { hashTagOf, slotOf } from '@crawlee-distributed/redis-kit';
 export { commandName } from './redis/scripts.js';
 export { mapScriptError } from './errors/map-script-error.js';
-export {
-  ENQUEUE_FILTER_SINK,
-  ENQUEUE_FILTER_SOURCE,
-  type EnqueueFilterOp,
-  type EnqueueFilterPlan,
-  type EnqueueFilterSink,
-} from './enqueue-filter.js';
-export { UNIQUE_KEY_SINK, type UniqueKeySink } from './queue/unique-key-seam.js';
+// The enqueue-filter and uniqueKey seams, declared once in the private kit (bundled at build time).
+export * from '@crawlee-distributed/redis-kit/seam';
 export * from './queue/reply-codes.js';
 export { readScrapyRequest, toCrawleeRequest, unpickle } from './takeover/index.js';

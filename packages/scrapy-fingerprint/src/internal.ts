@@ -7,5 +7,9 @@ export { buildScrapyRequest, type ScrapyRequest } from './scrapy/request.js';
 export { runConformanceCase, type ConformanceInput, type ConformanceOptions, type ConformanceOutput } from './conformance/run-case.js';
 export { nameprep } from './idna/nameprep.js';
 export { idnaEncode } from './idna/idna.js';
-export { UNIQUE_KEY_TRANSFORM } from './crawlee/with-scrapy-fingerprint.js';
-export { UNIQUE_KEY_SINK, type UniqueKeySink, type UniqueKeyTransform } from './crawlee/unique-key-seam.js';
+export {
+  UNIQUE_KEY_SINK,
+  UNIQUE_KEY_TRANSFORM,
+  type UniqueKeySink,
+  type UniqueKeyTransform,
+} from '@crawlee-distributed/redis-kit/seam';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { pingRedis } from './ping.js';
+import { probeRedis } from './probe-redis.js';
 
 /** A `redis-server` this run started, stopped with the run. */
 export interface LaunchedRedis {
@@ -56,7 +56,7 @@ export async function launchRedisServer(): Promise<LaunchedRedis | undefined> {
     const url = `redis://127.0.0.1:${port}`;
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline && child.exitCode === null) {
-      if (await pingRedis(url, 500)) {
+      if ((await probeRedis(url, 500)).kind === 'ok') {
         return {
           url,
           pid: child.pid as number,

@@ -6,16 +6,20 @@ import {
   withDedup,
   type DedupStore,
 } from 'crawlee-bloom-dedup';
-import { openRedisRequestQueue } from 'crawlee-redis-queue';
+import { openRedisRequestQueue, type RedisRequestQueue } from 'crawlee-redis-queue';
 import { withScrapyFingerprint } from 'crawlee-scrapy-fingerprint';
 import type { Redis } from 'ioredis';
 import type { DedupMode } from '../options.js';
 import { MemorySetDedupStore } from './memory-set-dedup-store.js';
 import { BLOOM_CAPACITY, BLOOM_ERROR_RATE } from './worker-config.js';
 
-/** A request queue composed the way the README shows: fingerprint sets uniqueKey, dedup filters, the queue stores. */
-export interface ComposedQueue {
-  queue: RequestQueue;
+/**
+ * A request queue composed the way the README shows: fingerprint sets uniqueKey, dedup filters, the queue stores.
+ * `Q` is the queue's type: the typed `RedisRequestQueue` (its `client` and `releaseLocks()` need no cast) for the
+ * shared queue, Crawlee's `RequestQueue` for the in-process fallback.
+ */
+export interface ComposedQueue<Q extends RequestQueue = RequestQueue> {
+  queue: Q;
   store?: DedupStore;
 }
 
@@ -31,7 +35,7 @@ export async function openSharedQueue(options: {
   dedupKey: string;
   lockSecs: number;
   config?: Configuration;
-}): Promise<ComposedQueue> {
+}): Promise<ComposedQueue<RedisRequestQueue>> {
   const { redis, keyPrefix, queueName, dedup, dedupKey, lockSecs, config } = options;
   const queue = await openRedisRequestQueue(queueName, { redis, keyPrefix, lockSecs, ...(config ? { config } : {}) });
   withScrapyFingerprint(queue);

@@ -11,25 +11,13 @@
   ARGV[5 + 2j]          key j's digest: 40 lowercase hex chars
   Returns an array with 1 (new) or 0 (seen) per key.
 
-  Offsets: the kit's bloom-bits fragment (index scheme sha1-km64-v1).
+  Offsets: the kit's bloom-bits fragment (index scheme sha1-km64-v1); the batch loop: includes/bloom-batch.lua.
 ]]
---- @include "bloom-bits"
+--- @include "bloom-batch"
 --- @include "reply-codes"
-local m = tonumber(ARGV[1])
-local k = tonumber(ARGV[2])
 local counterField = ARGV[3]
 
-local offsets = {}
-local results = {}
-local added = 0
-local n = (#ARGV - 3) / 2
-for j = 0, n - 1 do
-  local key = KEYS[tonumber(ARGV[4 + 2 * j])]
-  local new = KEY_SEEN
-  if bloomCheckAndSet(key, bloomOffsets(ARGV[5 + 2 * j], m, k, offsets), k) then new = KEY_NEW end
-  results[j + 1] = new
-  added = added + new
-end
+local results, added = bloomEachKey(4, tonumber(ARGV[1]), tonumber(ARGV[2]), bloomCheckAndSet, KEY_NEW, KEY_SEEN)
 if counterField ~= '' and added > 0 then
   redis.call('HINCRBY', KEYS[#KEYS], counterField, added)
 end

@@ -7,20 +7,8 @@
   ARGV[3 + 2j]  1-based index into KEYS of the block holding key j (j = 0 ..)
   ARGV[4 + 2j]  key j's digest: 40 lowercase hex chars
   Returns an array with 1 (every bit set: probably seen) or 0 (not seen) per key.
-  Offsets: the kit's bloom-bits fragment (index scheme sha1-km64-v1).
+  Offsets: the kit's bloom-bits fragment (index scheme sha1-km64-v1); the batch loop: includes/bloom-batch.lua.
 ]]
---- @include "bloom-bits"
+--- @include "bloom-batch"
 --- @include "reply-codes"
-local m = tonumber(ARGV[1])
-local k = tonumber(ARGV[2])
-
-local offsets = {}
-local results = {}
-local n = (#ARGV - 2) / 2
-for j = 0, n - 1 do
-  local key = KEYS[tonumber(ARGV[3 + 2 * j])]
-  local seen = HAS_ABSENT
-  if bloomCheck(key, bloomOffsets(ARGV[4 + 2 * j], m, k, offsets), k) then seen = HAS_PRESENT end
-  results[j + 1] = seen
-end
-return results
+return bloomEachKey(3, tonumber(ARGV[1]), tonumber(ARGV[2]), bloomCheck, HAS_PRESENT, HAS_ABSENT)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { log } from 'crawlee';
-import type { EnqueueFilterOp, EnqueueFilterPlan, EnqueueFilterSource } from '../enqueue-filter.js';
+import type { EnqueueFilterOp, EnqueueFilterPlan, EnqueueFilterSource } from '@crawlee-distributed/redis-kit/seam';
 import { sameSlotKey } from '@crawlee-distributed/redis-kit';
 
 /** Lifetime of the scratch set after its last use (it is emptied after every add; this only bounds leftovers). */

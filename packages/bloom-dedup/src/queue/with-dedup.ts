@@ -7,7 +7,7 @@ import {
   UNIQUE_KEY_TRANSFORM,
   type EnqueueFilterSink,
   type EnqueueFilterSource,
-} from '../enqueue-filter.js';
+} from '@crawlee-distributed/redis-kit/seam';
 import { ForgetUnsupportedError } from '../errors/forget-unsupported-error.js';
 import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
 import { linkDedupStatistics, type FilteredCounter } from './dedup-statistics.js';

@@ -7,7 +7,7 @@ import {
   type BloomParameters,
 } from '../bloom/parameters.js';
 import type { DedupStats, DedupStore } from '../dedup-store.js';
-import { ENQUEUE_FILTER_SOURCE, type EnqueueFilterPlan, type EnqueueFilterSource } from '../enqueue-filter.js';
+import { ENQUEUE_FILTER_SOURCE, type EnqueueFilterPlan, type EnqueueFilterSource } from '@crawlee-distributed/redis-kit/seam';
 import { ForgetUnsupportedError } from '../errors/forget-unsupported-error.js';
 import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
 import { StoreClosedError } from '../errors/store-closed-error.js';

@@ -1,5 +1,5 @@
 import type { DedupStats, DedupStore } from '../dedup-store.js';
-import { ENQUEUE_FILTER_SOURCE, type EnqueueFilterPlan, type EnqueueFilterSource } from '../enqueue-filter.js';
+import { ENQUEUE_FILTER_SOURCE, type EnqueueFilterPlan, type EnqueueFilterSource } from '@crawlee-distributed/redis-kit/seam';
 import { StoreClosedError } from '../errors/store-closed-error.js';
 import { validateRedisStoreOptions } from './validate-store-options.js';
 import { ConnectionHolder, type RedisConnection } from './connection.js';

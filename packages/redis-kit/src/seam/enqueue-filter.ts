@@ -11,9 +11,6 @@
 export const ENQUEUE_FILTER_SINK: unique symbol = Symbol.for('crawlee-distributed/enqueue-filter-sink@1') as never;
 /** Set on a DedupStore (crawlee-bloom-dedup, Redis stores only) that can describe its check-and-set as plain ops. */
 export const ENQUEUE_FILTER_SOURCE: unique symbol = Symbol.for('crawlee-distributed/enqueue-filter-source@1') as never;
-/** Set on a queue by crawlee-scrapy-fingerprint's `withScrapyFingerprint`: its uniqueKey transform (fills `uniqueKey`
- * when missing), applied by `withDedup` before it computes dedup keys. */
-export const UNIQUE_KEY_TRANSFORM: unique symbol = Symbol.for('crawlee-distributed/unique-key-transform@1') as never;
 
 /** One check-and-set of one dedup key. */
 export interface EnqueueFilterOp {

@@ -1,7 +1,7 @@
 import { Request } from 'crawlee';
 import { randomUUID } from 'node:crypto';
 import { encodeRequest, type EncodedRequest } from '../queue/request-codec.js';
-import type { UniqueKeyTransform } from '../queue/unique-key-seam.js';
+import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 
 /** A feed item turned into a request, or the reason it cannot be one. */
 export type ParsedFeedItem = { kind: 'r'; request: EncodedRequest } | { kind: 'd'; reason: string };

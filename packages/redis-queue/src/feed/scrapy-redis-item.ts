@@ -1,4 +1,4 @@
-import type { UniqueKeyTransform } from '../queue/unique-key-seam.js';
+import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import { isIndexKey, topLevelKeys } from './json-key-order.js';
 import { isHttpUrl, isPlainObject, toFeedRequest, type ParsedFeedItem } from './parse-start-url.js';
 import { urlencodePairs } from './python-urlencode.js';

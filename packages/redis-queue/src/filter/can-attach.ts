@@ -1,4 +1,4 @@
-import type { EnqueueFilterSource } from '../enqueue-filter.js';
+import type { EnqueueFilterSource } from '@crawlee-distributed/redis-kit/seam';
 import { slotOf } from '@crawlee-distributed/redis-kit';
 import { isCluster, type RedisConnection } from '../redis/connection.js';
 

@@ -1,5 +1,5 @@
 import type { DedupCounterLocation } from '../stats/worker-stats-recorder.js';
-import type { AttachEnqueueFilterOptions, EnqueueFilterSource } from '../enqueue-filter.js';
+import type { AttachEnqueueFilterOptions, EnqueueFilterSource } from '@crawlee-distributed/redis-kit/seam';
 import { EnqueueFilterIncompatibleError } from '../errors/enqueue-filter-incompatible-error.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { ADD_FILTERED } from '../queue/reply-codes.js';

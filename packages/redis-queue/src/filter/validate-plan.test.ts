@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EnqueueFilterPlan } from '../enqueue-filter.js';
+import type { EnqueueFilterPlan } from '@crawlee-distributed/redis-kit/seam';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { validateEnqueueFilterPlan } from './validate-plan.js';
 

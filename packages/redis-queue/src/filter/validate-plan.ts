@@ -1,4 +1,4 @@
-import type { EnqueueFilterPlan } from '../enqueue-filter.js';
+import type { EnqueueFilterPlan } from '@crawlee-distributed/redis-kit/seam';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 
 const OFFSET = /^(0|[1-9][0-9]{0,9})$/;

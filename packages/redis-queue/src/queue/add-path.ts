@@ -14,7 +14,7 @@ import {
 } from './reply-codes.js';
 import { encodeRequest, type EncodedRequest } from './request-codec.js';
 import type { WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
-import type { UniqueKeyTransform } from './unique-key-seam.js';
+import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 
 /** One item of a start-URL feed batch: a request, or the reason it cannot be one. */
 export type FeedEntry = { raw: Buffer; request: EncodedRequest } | { raw: Buffer; reason: string };

@@ -16,14 +16,16 @@ import type {
 } from '../crawlee-types.js';
 import {
   ENQUEUE_FILTER_SINK,
+  UNIQUE_KEY_SINK,
   type AttachEnqueueFilterOptions,
   type EnqueueFilterSink,
   type EnqueueFilterSource,
-} from '../enqueue-filter.js';
+  type UniqueKeySink,
+  type UniqueKeyTransform,
+} from '@crawlee-distributed/redis-kit/seam';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import type { QueueContext } from '../queue/queue-context.js';
 import { QueueCore } from '../queue/queue-core.js';
-import { UNIQUE_KEY_SINK, type UniqueKeySink, type UniqueKeyTransform } from '../queue/unique-key-seam.js';
 import type { RedisConnection } from '../redis/connection.js';
 import type { QueueKeys } from '../redis/keys.js';
 

@@ -1,5 +1,5 @@
 import { RequestQueue } from 'crawlee';
-import { UNIQUE_KEY_SINK, type UniqueKeySink, type UniqueKeyTransform } from '../queue/unique-key-seam.js';
+import { UNIQUE_KEY_SINK, type UniqueKeySink, type UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import type { RedisRequestQueueClient } from './redis-request-queue-client.js';
 
 type RequestsLike = Parameters<RequestQueue['addRequests']>[0];

@@ -6,7 +6,7 @@ import {
   type EnqueueFilterPlan,
   type EnqueueFilterSink,
   type EnqueueFilterSource,
-} from '../../src/enqueue-filter.js';
+} from '../../src/internal.js';
 import { EnqueueFilterIncompatibleError } from '../../src/errors/enqueue-filter-incompatible-error.js';
 import type { RedisConnection } from '../../src/redis/connection.js';
 import { queueKeys } from '../../src/redis/keys.js';

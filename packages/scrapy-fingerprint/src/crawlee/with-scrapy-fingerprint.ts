@@ -1,9 +1,7 @@
 import type { CrawleeRequestLike, ScrapyUniqueKeyOptions } from './options.js';
 import { computeKey } from './unique-key.js';
-import { uniqueKeySinkOf, type UniqueKeyTransform } from './unique-key-seam.js';
-
-/** `Symbol.for('crawlee-distributed/unique-key-transform\@1')`: the seam `withDedup` looks for (docs/enqueue-filter-seam.md). */
-export const UNIQUE_KEY_TRANSFORM = Symbol.for('crawlee-distributed/unique-key-transform@1');
+// The uniqueKey seam is declared once in the private kit (bundled at build time); see docs/enqueue-filter-seam.md.
+import { UNIQUE_KEY_TRANSFORM, uniqueKeySinkOf, type UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 
 const WRAPPED = Symbol.for('crawlee-scrapy-fingerprint/wrapped');
 
