@@ -21,6 +21,8 @@ export {
   type RequeueDeadLettersOptions,
 } from './admin/redis-queue-admin.js';
 export { defaultStartUrlsKey, type QueueKeys } from './redis/keys.js';
+export type { ProducerLease, ProducerLeaseOptions } from './lease/producer-lease.js';
+export type { FailedRequest, ListFailedOptions, RequeueFailedOptions } from './admin/failed-requests.js';
 export type { WorkerStatsOptions } from './stats/worker-stats-options.js';
 export type { WorkerInfo } from './stats/read-worker-stats.js';
 export type { CrawlStats } from './stats/read-crawl-stats.js';

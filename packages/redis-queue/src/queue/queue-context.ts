@@ -29,6 +29,8 @@ export interface QueueContext {
    * the background. */
   readonly fastProlong: boolean;
   readonly startUrls?: StartUrlFeedSettings;
+  /** What a request that failed for good becomes: 'keep' (handled, seen) or 'forget' (leaves the queue). */
+  readonly failedRequests: 'keep' | 'forget';
   /** Publishers of worker stats (src/stats/); undefined when off. */
   readonly workerStats?: WorkerStatsRegistry;
 }

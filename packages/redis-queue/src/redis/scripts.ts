@@ -11,7 +11,9 @@ import publishWorkerStats from '../lua/publish-worker-stats.lua';
 import purgeQueue from '../lua/purge-queue.lua';
 import queueStats from '../lua/queue-stats.lua';
 import releaseLocks from '../lua/release-locks.lua';
+import renewProducerLease from '../lua/renew-producer-lease.lua';
 import requeueDeadLetter from '../lua/requeue-dead-letter.lua';
+import requeueFailed from '../lua/requeue-failed.lua';
 import updateRequest from '../lua/update-request.lua';
 import { PACKAGE_VERSION } from '../version.js';
 import type { RedisConnection } from './connection.js';
@@ -35,7 +37,9 @@ const registry = createScriptRegistry({
     purgeQueue,
     queueStats,
     releaseLocks,
+    renewProducerLease,
     requeueDeadLetter,
+    requeueFailed,
     updateRequest,
   },
 });
@@ -54,7 +58,9 @@ export type ScriptName =
   | 'purgeQueue'
   | 'queueStats'
   | 'releaseLocks'
+  | 'renewProducerLease'
   | 'requeueDeadLetter'
+  | 'requeueFailed'
   | 'updateRequest';
 
 /** The ioredis command name of a script: `rq` + operation + version, e.g. `rqAddRequests_0_1_0`.
