@@ -75,6 +75,11 @@ export class QueueCore {
     this.locks = new QueueLocks(this.scripts, this.ledger, this.batches, ctx, clientKey, (i, raw, reason) => this.deadLetter(i, raw, reason));
   }
 
+  /** Producer leases taken on the storage client's queues (released by its `close()`). */
+  get producerLeases(): QueueContext['producerLeases'] {
+    return this.ctx.producerLeases;
+  }
+
   private redis<T>(command: (redis: QueueContext['connection']['redis']) => Promise<T>): Promise<T> {
     this.batches.flushAll();
     return this.ctx.connection.run(() => command(this.ctx.connection.redis));

@@ -223,13 +223,17 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   /**
    * Takes a producer lease on this queue: while it is alive no worker finishes (see
    * `RedisQueueAdmin.openProducerLease`). Hold one while adding without holding a request lock (seeding, a sitemap
-   * reader); release it when done. It expires `leaseSecs` after its last renewal if this process dies.
+   * reader); release it when done (the storage client's `close()` releases the ones still open). It expires
+   * `leaseSecs` after its last renewal if this process dies.
    * @param options - `leaseSecs` (1..3600, default 30), `renewEverySecs` (default leaseSecs / 3), `id`
    * @returns the lease
    * @throws {@link InvalidOptionsError} for a lease time or renewal interval out of range (nothing written)
    */
-  holdOpen(options: ProducerLeaseOptions = {}): Promise<ProducerLease> {
-    return openProducerLease(this.core.scripts, options);
+  async holdOpen(options: ProducerLeaseOptions = {}): Promise<ProducerLease> {
+    const leases = this.core.producerLeases;
+    const lease = await openProducerLease(this.core.scripts, options, (l) => leases.delete(l));
+    leases.add(lease);
+    return lease;
   }
 
   /**

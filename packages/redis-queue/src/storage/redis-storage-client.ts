@@ -172,6 +172,7 @@ export class RedisStorageClient implements StorageClient {
       startUrls: feed,
       workerStats: stats && new WorkerStatsRegistry(stats),
       failedRequests,
+      producerLeases: new Set(),
     };
   }
 
@@ -225,9 +226,11 @@ export class RedisStorageClient implements StorageClient {
     await this.localStorageClient.teardown?.();
   }
 
-  /** Publishes the last worker stats of its queue clients (state `stopped`), then closes the Redis connection if
-   * this client created it (from a URL); a connection you passed stays open. */
+  /** Releases the producer leases its queues took (`holdOpen`), publishes the last worker stats of its queue clients
+   * (state `stopped`), then closes the Redis connection if this client created it (from a URL); a connection you
+   * passed stays open. */
   async close(): Promise<void> {
+    await Promise.all([...this.ctx.producerLeases].map((lease) => lease.release().catch(() => undefined)));
     await this.ctx.workerStats?.closeAll();
     await this.connection.close();
   }
