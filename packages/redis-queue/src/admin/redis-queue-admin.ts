@@ -129,10 +129,10 @@ export class RedisQueueAdmin {
     return { total: total!, pending: pending!, locked: locked!, handled: handled!, deadLetters: deadLetters! };
   }
 
-  /** Removes every request, lock and dead letter and resets the counters; the queue itself stays.
+  /** Removes every request, lock, dead letter and failed entry, resets the counters; the queue and live leases stay.
    * @returns the number of requests removed */
   async purge(): Promise<number> {
-    return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: this.optionalKeys() }));
+    return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.failed, this.keys.failedData] }));
   }
 
   /** Deletes the queue entirely (requests, dead letters, metadata). The start-URL feed list is left alone. */

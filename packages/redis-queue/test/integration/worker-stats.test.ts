@@ -64,7 +64,7 @@ describe('worker stats', () => {
     const admin = world.admin();
     expect((await admin.workers()).map((w) => w.state)).toEqual(['alive']);
     // Stop the timer without a final publish, as a killed process would (no close()).
-    clearInterval((c as unknown as { workerStats: { timer: NodeJS.Timeout } }).workerStats.timer);
+    clearInterval((c as unknown as { core: { workerStats: { timer: NodeJS.Timeout } } }).core.workerStats.timer);
     await sleep(600);
     const [dead] = await admin.workers();
     expect(dead).toMatchObject({ state: 'dead', host: '', pid: 0 });
