@@ -81,7 +81,7 @@ describe('createMetricsRegistry', () => {
 
     // Collected on scrape: a change in Redis shows on the next one; a stopped worker is down.
     await c.batchAddRequests([req(4)]);
-    await (c as unknown as { workerStats: { close(): Promise<void> } }).workerStats.close();
+    await (c as unknown as { core: { workerStats: { close(): Promise<void> } } }).core.workerStats.close();
     const next = parseExposition(await registry.metrics()).samples;
     expect(next.find((s) => s.name === 'crawlee_queue_pending_requests')!.value).toBe(3);
     expect(next.find((s) => s.name === 'crawlee_worker_up')!.value).toBe(0);
