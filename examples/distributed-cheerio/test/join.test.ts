@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openRedisRequestQueue, RedisQueueAdmin } from 'crawlee-redis-queue';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '@crawlee-distributed/test-utils';
+import { freePort, sleep } from '@crawlee-distributed/test-utils';
 import { runCli } from './helpers/run-cli.js';
+import { dropQueueKeys, spawnCli } from './helpers/spawn-cli.js';
 
 const redisUrl = inject('redisUrl');
 const dir = mkdtempSync(join(tmpdir(), 'distributed-cheerio-join-'));
@@ -33,6 +37,42 @@ describe('--join', () => {
       redis.disconnect();
     }
   }, 60_000);
+
+  it('on an empty queue whose seeding holds a producer lease: starts, waits for the work, finishes after the release', async () => {
+    const name = `join-lease-${randomUUID()}`;
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url!);
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>late</title></head><body>late page</body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The seeding side: a lease first, the request much later (a slow seeding script).
+    const admin = new RedisQueueAdmin({ redis: redisUrl, name });
+    const lease = await admin.openProducerLease({ leaseSecs: 5 });
+    const output = join(dir, 'lease-pages.jsonl');
+    const run = spawnCli(['--join', '--queue', name, '--redis', redisUrl, '--workers', '1', '--output', output]);
+    try {
+      const deadline = Date.now() + 60_000;
+      while (run.workerPids().length === 0 && Date.now() < deadline) {
+        expect(run.child.exitCode, run.output()).toBeNull();
+        await sleep(100);
+      }
+      await sleep(3000); // the worker polls an empty queue: the lease keeps it from finishing
+      expect(run.child.exitCode, run.output()).toBeNull();
+      const queue = await openRedisRequestQueue(name, { redis: redisUrl, workerStats: false });
+      await queue.addRequest({ url: `${origin}/late` });
+      await lease.release();
+      expect(await run.exited, run.output()).toBe(0);
+      expect(hits).toContain('/late');
+      expect(existsSync(output)).toBe(true);
+    } finally {
+      if (run.child.exitCode === null) run.child.kill('SIGKILL');
+      await admin.close();
+      await new Promise((resolve) => server.close(resolve));
+      await dropQueueKeys(redisUrl, name);
+    }
+  }, 120_000);
 
   it('against a Redis that does not answer: exit 1 with the message, no stack trace', async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;

@@ -30,6 +30,8 @@ export type {
   TakeOverScrapyRequestsOptions,
   TakeOverScrapyRequestsResult,
 } from './takeover/index.js';
+export type { ProducerLease, ProducerLeaseOptions } from './lease/producer-lease.js';
+export type { FailedRequest, ListFailedOptions, RequeueFailedOptions } from './admin/failed-requests.js';
 export type { WorkerStatsOptions } from './stats/worker-stats-options.js';
 export type { WorkerInfo } from './stats/read-worker-stats.js';
 export type { CrawlStats } from './stats/read-crawl-stats.js';

@@ -20,6 +20,8 @@ export interface SeededSite {
 export interface QueueState {
   stats: RedisQueueStats;
   site: SeededSite | undefined;
+  /** Producer leases alive now: a seeding run still adding (its workers will not finish, nor will a --join's). */
+  producers: number;
 }
 
 /** @returns the Redis key of the seeding record of a queue (hash tag `hashTag`) */
@@ -29,12 +31,12 @@ export function seededSiteKey(hashTag: string): string {
 
 /** Reads the queue's counters and seeding record (reads only: nothing is created). */
 export async function readQueueState(redis: Redis, admin: RedisQueueAdmin, hashTag: string): Promise<QueueState> {
-  const [stats, raw] = await Promise.all([admin.stats(), redis.hgetall(seededSiteKey(hashTag))]);
+  const [stats, raw, leases] = await Promise.all([admin.stats(), redis.hgetall(seededSiteKey(hashTag)), admin.producerLeases()]);
   const site =
     typeof raw.source === 'string' && typeof raw.incarnation === 'string'
       ? { source: raw.source, origin: raw.origin ?? '', incarnation: raw.incarnation }
       : undefined;
-  return { stats, site };
+  return { stats, site, producers: leases.length };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { log } from 'crawlee';
-import { RedisQueueAdmin } from 'crawlee-redis-queue';
+import { RedisQueueAdmin, type ProducerLease } from 'crawlee-redis-queue';
 import { Redis } from 'ioredis';
 import { maskUrl } from '../mask-credentials.js';
 import type { RunOptions } from '../options.js';
@@ -54,11 +54,16 @@ export async function runDistributed(input: {
   const read = redisSnapshot(admin, counters, store);
 
   let incarnation: string;
+  let lease: ProducerLease | undefined;
   // The origin of a folder served by the seeding run (this one, or the one a --join run joins on this machine).
   let servedOrigin = site.server?.origin ?? '';
   if (!options.join) {
     // The origin is stored before the first request: a rerun of this queue serves the folder there again.
     incarnation = (await recordSeededSite(redis, keys.hashTag, { source: site.source, origin: site.server?.origin ?? '' })).incarnation;
+    // A producer lease from the seeding record until this run's workers are started: no worker (of this run, or of a
+    // --join machine started meanwhile) finishes while it seeds, and a --join accepts the queue while the lease is
+    // alive. It expires 30 s after a killed coordinator's last renewal.
+    lease = await admin.openProducerLease({ leaseSecs: 30 });
     // Seeded through the same wrappers as every link, so the start page gets a fingerprint and a dedup key too.
     const before = await admin.stats();
     await queue.addRequests([{ url: site.startUrl }]);
@@ -105,6 +110,7 @@ export async function runDistributed(input: {
     fleet.start();
     if (i + 1 < options.workers) await new Promise((resolve) => setTimeout(resolve, WORKER_START_GAP_MS));
   }
+  await lease?.release();
   const progress = new ProgressReporter(read, options.progressSecs, () => fleet.alive, (locked, quietSecs) =>
     explainLockWait(redis, options.keyPrefix, queueName, locked, quietSecs),
   );
@@ -136,6 +142,7 @@ export async function runDistributed(input: {
     await fleet.waitForAll();
   } finally {
     if (chaos !== undefined) clearInterval(chaos);
+    await lease?.release();
     progress.stop();
     await clock.stop();
     process.off('SIGINT', stopOnSignal);

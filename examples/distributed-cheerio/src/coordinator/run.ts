@@ -29,8 +29,10 @@ async function inspectQueue(options: RunOptions, url: string): Promise<QueueStat
   const admin = new RedisQueueAdmin({ redis, keyPrefix: options.keyPrefix, name: options.runQueueName });
   try {
     const state = await readQueueState(redis, admin, runKeys(options.keyPrefix, options.runQueueName).hashTag);
-    if (options.join && state.stats.total === 0) throw new QueueHasNoRequestsError(options.runQueueName, maskUrl(url));
-    if (isFinished(state.stats)) throw new QueueFinishedError(options.runQueueName, maskUrl(url), state.stats.handled, options.keyPrefix);
+    // A live producer lease means a seeding run is still adding: a --join may start (its workers wait for the work).
+    const seeding = state.producers > 0;
+    if (options.join && state.stats.total === 0 && !seeding) throw new QueueHasNoRequestsError(options.runQueueName, maskUrl(url));
+    if (isFinished(state.stats) && !seeding) throw new QueueFinishedError(options.runQueueName, maskUrl(url), state.stats.handled, options.keyPrefix);
     const now = sourceOf(options);
     if (!options.join && state.site !== undefined && !state.site.source.startsWith('url:') && state.site.source !== now) {
       throw new ServedSiteMismatchError(options.runQueueName, describeSource(state.site.source), describeSource(now));

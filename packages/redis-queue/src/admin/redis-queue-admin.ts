@@ -8,6 +8,9 @@ import { hashTagOf } from '@crawlee-distributed/redis-kit';
 import { readCrawlStats, readQueueMemory, type CrawlStats } from '../stats/read-crawl-stats.js';
 import { readWorkers, type WorkerInfo } from '../stats/read-worker-stats.js';
 import { takeOverScrapyRequests, type TakeOverScrapyRequestsOptions, type TakeOverScrapyRequestsResult } from '../takeover/index.js';
+import { readProducerLeases } from '../lease/read-producer-leases.js';
+import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
+import { listFailed, requeueFailed, type FailedRequest, type ListFailedOptions, type RequeueFailedOptions } from './failed-requests.js';
 
 /** Options of {@link RedisQueueAdmin}. */
 export interface RedisQueueAdminOptions {
@@ -86,6 +89,7 @@ export class RedisQueueAdmin {
   private readonly keyPrefix: string;
   private readonly startUrlsKey: string;
   private readonly scripts: QueueScripts;
+  private readonly leases = new Set<ProducerLease>();
 
   /**
    * @param options - connection, key prefix, queue name
@@ -127,15 +131,15 @@ export class RedisQueueAdmin {
     return { total: total!, pending: pending!, locked: locked!, handled: handled!, deadLetters: deadLetters! };
   }
 
-  /** Removes every request, lock and dead letter and resets the counters; the queue itself stays.
+  /** Removes every request, lock, dead letter and failed entry, resets the counters; the queue and live leases stay.
    * @returns the number of requests removed */
   async purge(): Promise<number> {
-    return Number(await this.scripts.run('purgeQueue', ['0', '0']));
+    return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.failed, this.keys.failedData] }));
   }
 
   /** Deletes the queue entirely (requests, dead letters, metadata). The start-URL feed list is left alone. */
   async drop(): Promise<void> {
-    await this.scripts.run('purgeQueue', ['0', '1']);
+    await this.scripts.run('purgeQueue', ['0', '1'], { extraKeys: this.optionalKeys() });
     await this.connection.run(() => this.redis.srem(queueIndexKey(this.keyPrefix), this.name));
   }
 
@@ -252,8 +256,9 @@ export class RedisQueueAdmin {
   }
 
   /**
-   * Removes requests by uniqueKey (pending, locked or handled; the counters move), so the same uniqueKey can be added
-   * again. A dedup store in front of the queue (crawlee-bloom-dedup) still remembers them.
+   * Removes requests by uniqueKey (pending, locked, handled or failed; the counters move), so the same uniqueKey can
+   * be added again. A dedup store in front of the queue (crawlee-bloom-dedup) still remembers them: forget them there
+   * too (`SetDedupStore.forget`, or `crawlee-redis forget --dedup-key`).
    *
    * @param uniqueKeys - the uniqueKeys
    * @returns the uniqueKeys removed and the ones the queue did not hold
@@ -262,7 +267,7 @@ export class RedisQueueAdmin {
     const forgotten: string[] = [];
     const missing: string[] = [];
     for (const uniqueKey of uniqueKeys) {
-      const found = Number(await this.scripts.run('deleteRequest', [requestIdOf(uniqueKey), '0'])) === 1;
+      const found = Number(await this.scripts.run('deleteRequest', [requestIdOf(uniqueKey), '0'], { extraKeys: [this.keys.failed, this.keys.failedData] })) === 1;
       (found ? forgotten : missing).push(uniqueKey);
     }
     return { forgotten, missing };
@@ -311,8 +316,56 @@ export class RedisQueueAdmin {
     return takeOverScrapyRequests(this.scripts, options);
   }
 
-  /** Closes the connection if this admin created it from a URL. */
+
+  /**
+   * Takes a producer lease: while it is alive no worker finishes (`listAndLockHead` answers `queueHasLockedRequests`),
+   * so a producer holding no request lock (a seeding script, a sitemap reader) can add slowly. Renewed by an unref'd
+   * timer; released by `release()` or {@link RedisQueueAdmin.close}; expires `leaseSecs` after its last renewal
+   * (Redis time) when the producer dies.
+   * @param options - `leaseSecs` (1..3600, default 30), `renewEverySecs` (default leaseSecs / 3), `id`
+   * @returns the lease, alive in Redis
+   * @throws {@link InvalidOptionsError} for a lease time or renewal interval out of range (nothing written)
+   */
+  async openProducerLease(options: ProducerLeaseOptions = {}): Promise<ProducerLease> {
+    const lease = await openProducerLease(this.scripts, options, (l) => this.leases.delete(l));
+    this.leases.add(lease);
+    return lease;
+  }
+
+  /** @returns the producer leases alive now (Redis time), soonest expiry first; O(log N) */
+  producerLeases(): Promise<Array<{ id: string; expiresAt: Date }>> {
+    return readProducerLeases(this.connection, this.keys);
+  }
+
+  /**
+   * Requests that failed for good, from the failed index (written atomically with the handled mark): O(log N + limit).
+   * @param options - `limit` (1..10,000, default 100), `offset`
+   * @returns oldest failure first
+   * @throws {@link InvalidOptionsError} for a limit or offset out of range
+   */
+  failed(options: ListFailedOptions = {}): Promise<FailedRequest[]> {
+    return listFailed(this.scripts, options);
+  }
+
+  /** @returns how many requests are in the failed index (O(1)) */
+  failedCount = (): Promise<number> => this.connection.run(() => this.redis.zcard(this.keys.failed));
+
+  /**
+   * Puts failed requests back into the queue: pending at the tail, `retryCount` 0, `handledAt` removed,
+   * `errorMessages` kept unless `clearErrorMessages`. Counters move exactly (handled to pending; a forgotten one
+   * comes back into total and pending). Workers running on the queue pick them up; a finished fleet needs a new run.
+   * @param options - `ids` (default: all), `clearErrorMessages`
+   * @returns counts: requeued, alreadyQueued (re-added since), skipped (stored JSON not a request), missing
+   */
+  requeueFailed(options: RequeueFailedOptions = {}): Promise<{ requeued: number; alreadyQueued: number; skipped: number; missing: number }> {
+    return requeueFailed(this.scripts, options);
+  }
+
+  private optionalKeys = (): string[] => [this.keys.failed, this.keys.failedData, this.keys.leases];
+
+  /** Releases the producer leases this admin opened, then closes the connection if this admin created it from a URL. */
   async close(): Promise<void> {
+    await Promise.all([...this.leases].map((lease) => lease.release().catch(() => undefined)));
     await this.connection.close();
   }
 }

@@ -2,17 +2,24 @@
   Deletes one request from the queue (data, order, lock) and moves the counters.
 
   KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua)
+  optional: KEYS[9] failed index, KEYS[10] failed data (the request leaves them too; a forgotten failed request
+  exists only there)
 
   ARGV[1] request id
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
 
-  Returns 1 when the request existed, 0 otherwise.
+  Returns 1 when the request existed (in the queue or the failed index), 0 otherwise.
 ]]
 --- @include "redis-time"
 --- @include "unindex-request"
 local now = redisNowMs(ARGV[2])
 local id = ARGV[1]
-if redis.call('HDEL', KEYS[2], id) == 0 then return 0 end
+local wasFailed = 0
+if #KEYS >= 10 then
+  wasFailed = redis.call('ZREM', KEYS[9], id)
+  redis.call('HDEL', KEYS[10], id)
+end
+if redis.call('HDEL', KEYS[2], id) == 0 then return wasFailed end
 unindexRequest(id)
 redis.call('HSET', KEYS[1], 'modifiedAt', now)
 return 1

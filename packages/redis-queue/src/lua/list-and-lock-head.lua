@@ -4,7 +4,8 @@
   Order: forefront requests first (newest first), then FIFO; the order is the score of `pending`/`avail`.
 
   KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner,
-  KEYS[7] dead, KEYS[8] deadinfo (see add-requests.lua)
+  KEYS[7] dead, KEYS[8] deadinfo (see add-requests.lua),
+  KEYS[9] producer leases (ZSET lease id -> expiry ms, see renew-producer-lease.lua)
 
   ARGV[1] limit (max requests to lock)
   ARGV[2] lock time in ms
@@ -71,6 +72,12 @@ if #ids > 0 then
 end
 
 if redis.call('ZCARD', KEYS[5]) > 0 then out[1] = 1 end
+-- A live producer lease keeps the queue open like a lock does (a producer adding without holding a lock); expired
+-- leases (a dead producer) are pruned first. O(log N + expired) on the lease set, which is tiny.
+if out[1] == 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[9], '-inf', now)
+  if redis.call('ZCARD', KEYS[9]) > 0 then out[1] = 1 end
+end
 if redis.call('HEXISTS', KEYS[1], 'multipleClients') == 1 then out[2] = 1 end
 out[4] = redis.call('HGET', KEYS[1], 'modifiedAt') or ''
 return out

@@ -6,15 +6,22 @@
   - not handled (a reclaim): makes it available again (original order, or the head with forefront) and releases the
     caller's lock. When another client holds the lock now, only the data is stored and that lock stays.
   - unknown id: the request is inserted (as Crawlee's MemoryStorage does).
+  - failed (marked handled from Crawlee's error handler after its last retry): also recorded in the failed index
+    (KEYS[9], ZADD: O(log N)), in the same step as the handled mark. With the 'forget' mode the request's data moves
+    to the failed data hash (KEYS[10]) and leaves the queue (total and pending move, handled does not), so a later
+    add of the same uniqueKey is accepted; the failed index still lists it for requeueFailed.
 
   KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua)
+  KEYS[7], KEYS[8] unused here (dead, deadinfo: the queue's eight keys come first)
+  KEYS[9] failed index (ZSET id -> failedAt ms, Redis time), KEYS[10] failed data (HASH id -> JSON, 'forget' mode)
 
   ARGV[1] clientKey of the caller
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
+  ARGV[3] failed-request mode: 'keep' (stays handled, so seen) or 'forget' (leaves the queue)
   then four arguments per request:
     id
     request JSON
-    handled: '1' when the request has handledAt
+    handled: '1' when the request has handledAt, '2' when it has handledAt and failed for good
     forefront: '1' puts a reclaimed request at the head of the queue
 
   Returns two entries per request, in order: wasAlreadyPresent (0|1), wasAlreadyHandled (0|1).
@@ -23,9 +30,20 @@
 --- @include "release-lock"
 local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
+local forgetFailed = ARGV[3] == 'forget'
 local out = {}
 -- Pending -> handled moves of this batch, added to the counters once at the end.
 local handledNow = 0
+
+-- Records a request that failed for good; in 'forget' mode moves its data out of the queue.
+-- Returns true when the request left the queue (the caller moves total instead of handled).
+local function recordFailed(id, json)
+  redis.call('ZADD', KEYS[9], now, id)
+  if not forgetFailed then return false end
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('HSET', KEYS[10], id, json)
+  return true
+end
 
 local function newOrder(forefront)
   local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
@@ -33,15 +51,19 @@ local function newOrder(forefront)
   return seq
 end
 
-for i = 3, #ARGV, 4 do
-  local id, handled, forefront = ARGV[i], ARGV[i + 2] == '1', ARGV[i + 3] == '1'
+for i = 4, #ARGV, 4 do
+  local id, handled, forefront = ARGV[i], ARGV[i + 2] ~= '0', ARGV[i + 3] == '1'
+  local failed = ARGV[i + 2] == '2'
   -- HSET answers 1 for a new field: the request was not stored before.
   local present = redis.call('HSET', KEYS[2], id, ARGV[i + 1]) == 0
   if not present then
-    redis.call('HINCRBY', KEYS[1], 'total', 1)
     if handled then
-      redis.call('HINCRBY', KEYS[1], 'handled', 1)
+      if not (failed and recordFailed(id, ARGV[i + 1])) then
+        redis.call('HINCRBY', KEYS[1], 'total', 1)
+        redis.call('HINCRBY', KEYS[1], 'handled', 1)
+      end
     else
+      redis.call('HINCRBY', KEYS[1], 'total', 1)
       local order = newOrder(forefront)
       redis.call('ZADD', KEYS[3], order, id)
       redis.call('ZADD', KEYS[4], order, id)
@@ -57,7 +79,12 @@ for i = 3, #ARGV, 4 do
       else
         redis.call('ZREM', KEYS[4], id)
       end
-      handledNow = handledNow + 1
+      if failed and recordFailed(id, ARGV[i + 1]) then
+        redis.call('HINCRBY', KEYS[1], 'pending', -1)
+        redis.call('HINCRBY', KEYS[1], 'total', -1)
+      else
+        handledNow = handledNow + 1
+      end
       out[#out + 1] = 1
       out[#out + 1] = 0
     else
@@ -67,7 +94,8 @@ for i = 3, #ARGV, 4 do
   else
     local order = redis.call('ZSCORE', KEYS[3], id)
     if not order then
-      -- Re-opened: pending again at the tail (or head with forefront).
+      -- Re-opened: pending again at the tail (or head with forefront), and no longer failed.
+      redis.call('ZREM', KEYS[9], id)
       order = newOrder(forefront)
       redis.call('ZADD', KEYS[3], order, id)
       redis.call('ZADD', KEYS[4], order, id)

@@ -21,6 +21,8 @@ export interface ProlongItem {
 export interface UpdateItem {
   encoded: EncodedRequest;
   forefront: boolean;
+  /** Marked handled after its handler failed for good: recorded in the failed index. */
+  failed: boolean;
 }
 
 /**
@@ -36,10 +38,12 @@ export class LockBatches {
   /**
    * @param scripts - the queue's scripts
    * @param clientKey - the lock owner
+   * @param failedRequests - what a request that failed for good becomes (see `RedisStorageClientOptions`)
    */
   constructor(
     private readonly scripts: () => QueueScripts,
     private readonly clientKey: string,
+    private readonly failedRequests: 'keep' | 'forget' = 'keep',
   ) {
     this.prolongs = new ScriptBatcher((items) => this.prolongBatch(items), MAX_BATCH, (item) => item.id);
     this.updates = new ScriptBatcher((items) => this.updateBatch(items), MAX_BATCH, (item) => item.encoded.id);
@@ -74,9 +78,12 @@ export class LockBatches {
 
   private async updateBatch(items: UpdateItem[]): Promise<QueueOperationInfo[]> {
     const scripts = this.scripts();
-    const args: ScriptArg[] = [this.clientKey, scripts.offset()];
-    for (const { encoded, forefront } of items) args.push(encoded.id, encoded.json, encoded.handled ? '1' : '0', forefront ? '1' : '0');
-    const reply = (await scripts.run('updateRequest', args)) as unknown[];
+    const args: ScriptArg[] = [this.clientKey, scripts.offset(), this.failedRequests];
+    for (const { encoded, forefront, failed } of items) {
+      args.push(encoded.id, encoded.json, !encoded.handled ? '0' : failed ? '2' : '1', forefront ? '1' : '0');
+    }
+    const { failed, failedData } = scripts.keys;
+    const reply = (await scripts.run('updateRequest', args, { extraKeys: [failed, failedData] })) as unknown[];
     return items.map(({ encoded }, i) => ({
       requestId: encoded.id,
       wasAlreadyPresent: Number(reply[2 * i]) === 1,

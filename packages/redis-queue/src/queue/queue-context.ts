@@ -1,3 +1,4 @@
+import type { ProducerLease } from '../lease/producer-lease.js';
 import type { ConnectionHandle } from '../redis/connection.js';
 import type { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
 
@@ -37,6 +38,10 @@ export interface QueueContext {
    * the background. */
   readonly fastProlong: boolean;
   readonly startUrls?: StartUrlFeedSettings;
+  /** What a request that failed for good becomes: 'keep' (handled, seen) or 'forget' (leaves the queue). */
+  readonly failedRequests: 'keep' | 'forget';
+  /** Producer leases taken through this storage client's queues (`holdOpen`), released by its `close()`. */
+  readonly producerLeases: Set<ProducerLease>;
   /** Publishers of worker stats (src/stats/); undefined when off. */
   readonly workerStats?: WorkerStatsRegistry;
 }

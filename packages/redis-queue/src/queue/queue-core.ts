@@ -20,7 +20,7 @@ import { QueueLocks } from './queue-locks.js';
 import { QueueScripts } from './queue-scripts.js';
 import { DEAD_LETTER_MOVED } from './reply-codes.js';
 import { decodeRequest, encodeRequest, toHeadItem } from './request-codec.js';
-import { NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
+import { classifyUpdate, NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 
 /**
  * The queue core of one Redis request queue for one lock owner (`clientKey`): typed script calls that carry the
@@ -59,7 +59,7 @@ export class QueueCore {
     readonly clientKey: string,
   ) {
     this.keys = queueKeys(ctx.keyPrefix, id);
-    this.batches = new LockBatches(() => this.scripts, clientKey);
+    this.batches = new LockBatches(() => this.scripts, clientKey, ctx.failedRequests);
     // Every command other than the batched ones goes out after the waiting batches (call order across kinds).
     this.scripts = new QueueScripts(ctx.connection, this.keys, id, ctx.clockOffsetMs, (name) => {
       if (name !== 'prolongRequestLock' && name !== 'updateRequest') this.batches.flushAll();
@@ -76,6 +76,11 @@ export class QueueCore {
     this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize, this.workerStats);
     if (ctx.startUrls) this.feed = new StartUrlFeed(this.scripts, this.addPath, ctx.startUrls, ctx.clockOffsetMs);
     this.locks = new QueueLocks(this.scripts, this.ledger, this.batches, ctx, clientKey, (i, raw, reason) => this.deadLetter(i, raw, reason));
+  }
+
+  /** Producer leases taken on the storage client's queues (released by its `close()`). */
+  get producerLeases(): QueueContext['producerLeases'] {
+    return this.ctx.producerLeases;
   }
 
   private redis<T>(command: (redis: QueueContext['connection']['redis']) => Promise<T>): Promise<T> {
@@ -112,7 +117,7 @@ export class QueueCore {
 
   /** Deletes the queue, its requests and dead letters, and its index entry. */
   async drop(): Promise<void> {
-    await this.scripts.run('purgeQueue', [this.scripts.offset(), '1']);
+    await this.scripts.run('purgeQueue', [this.scripts.offset(), '1'], { extraKeys: [this.keys.failed, this.keys.failedData, this.keys.leases] });
     await this.redis((r) => r.srem(queueIndexKey(this.ctx.keyPrefix), this.id));
     this.ledger.dropAllCached();
   }
@@ -161,13 +166,13 @@ export class QueueCore {
     const encoded = encodeRequest(request, this.ledger.heldUniqueKeys);
     this.workerStats.updated(request);
     this.ledger.forget(encoded.id);
-    return this.batches.update({ encoded, forefront });
+    return this.batches.update({ encoded, forefront, failed: encoded.handled && classifyUpdate(request) === 'failed' });
   }
 
   /** Deletes one request and moves the counters. @param id - request id */
   async deleteRequest(id: string): Promise<unknown> {
     this.ledger.dropCached(id);
-    return this.scripts.run('deleteRequest', [id, this.scripts.offset()]);
+    return this.scripts.run('deleteRequest', [id, this.scripts.offset()], { extraKeys: [this.keys.failed, this.keys.failedData] });
   }
 
   /**

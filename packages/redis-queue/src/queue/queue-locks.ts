@@ -65,7 +65,7 @@ export class QueueLocks {
     const reply = (await this.scripts.run(
       'listAndLockHead',
       [limit, lockMs + appliedMs, this.clientKey, this.scripts.offset(), this.ctx.recoverLimit],
-      { buffers: true },
+      { buffers: true, extraKeys: [this.scripts.keys.leases] },
     )) as Array<Buffer | number>;
     const items: RequestQueueHeadItem[] = [];
     for (let i = 4; i + 1 < reply.length; i += 2) {

@@ -21,6 +21,12 @@ export interface QueueKeys {
   readonly dead: string;
   /** HASH: dead-letter id → JSON `{ reason, source, at }`. */
   readonly deadInfo: string;
+  /** ZSET: request id → when it failed for good (ms, Redis time): the failed index. Passed after the eight. */
+  readonly failed: string;
+  /** HASH: request id → JSON of a failed request that left the queue (`failedRequests: 'forget'`). */
+  readonly failedData: string;
+  /** ZSET: producer lease id → lease expiry in ms (Redis time); a live lease keeps the queue open. */
+  readonly leases: string;
   /** The eight keys in the order every queue script expects (KEYS[1..8]). */
   readonly all: readonly string[];
 }
@@ -66,6 +72,9 @@ export function queueKeys(keyPrefix: string, queueId: string): QueueKeys {
     owner: k('owner'),
     dead: k('dead'),
     deadInfo: k('deadinfo'),
+    failed: k('failed'),
+    failedData: k('faileddata'),
+    leases: k('leases'),
   };
   return { ...keys, all: [keys.meta, keys.data, keys.pending, keys.avail, keys.locks, keys.owner, keys.dead, keys.deadInfo] };
 }

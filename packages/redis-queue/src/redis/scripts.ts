@@ -11,7 +11,9 @@ import publishWorkerStats from '../lua/publish-worker-stats.lua';
 import purgeQueue from '../lua/purge-queue.lua';
 import queueStats from '../lua/queue-stats.lua';
 import releaseLocks from '../lua/release-locks.lua';
+import renewProducerLease from '../lua/renew-producer-lease.lua';
 import requeueDeadLetter from '../lua/requeue-dead-letter.lua';
+import requeueFailed from '../lua/requeue-failed.lua';
 import takeOverScrapyBatch from '../lua/take-over-scrapy-batch.lua';
 import updateRequest from '../lua/update-request.lua';
 import { PACKAGE_VERSION } from '../version.js';
@@ -36,8 +38,10 @@ const registry = createScriptRegistry({
     purgeQueue,
     queueStats,
     releaseLocks,
+    renewProducerLease,
     requeueDeadLetter,
     takeOverScrapyBatch,
+    requeueFailed,
     updateRequest,
   },
 });
@@ -56,8 +60,10 @@ export type ScriptName =
   | 'purgeQueue'
   | 'queueStats'
   | 'releaseLocks'
+  | 'renewProducerLease'
   | 'requeueDeadLetter'
   | 'takeOverScrapyBatch'
+  | 'requeueFailed'
   | 'updateRequest';
 
 /** The ioredis command name of a script: `rq` + operation + version, e.g. `rqAddRequests_0_1_0`.

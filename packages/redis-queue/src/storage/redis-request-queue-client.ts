@@ -26,6 +26,7 @@ import {
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import type { QueueContext } from '../queue/queue-context.js';
 import { QueueCore } from '../queue/queue-core.js';
+import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
 import type { RedisConnection } from '../redis/connection.js';
 import type { QueueKeys } from '../redis/keys.js';
 
@@ -219,6 +220,22 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async releaseLocks(): Promise<number> {
     return this.core.locks.releaseAll();
+  }
+
+  /**
+   * Takes a producer lease on this queue: while it is alive no worker finishes (see
+   * `RedisQueueAdmin.openProducerLease`). Hold one while adding without holding a request lock (seeding, a sitemap
+   * reader); release it when done (the storage client's `close()` releases the ones still open). It expires
+   * `leaseSecs` after its last renewal if this process dies.
+   * @param options - `leaseSecs` (1..3600, default 30), `renewEverySecs` (default leaseSecs / 3), `id`
+   * @returns the lease
+   * @throws {@link InvalidOptionsError} for a lease time or renewal interval out of range (nothing written)
+   */
+  async holdOpen(options: ProducerLeaseOptions = {}): Promise<ProducerLease> {
+    const leases = this.core.producerLeases;
+    const lease = await openProducerLease(this.core.scripts, options, (l) => leases.delete(l));
+    leases.add(lease);
+    return lease;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { RequestQueue } from 'crawlee';
 import { UNIQUE_KEY_SINK, type UniqueKeySink, type UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import type { RedisRequestQueueClient } from './redis-request-queue-client.js';
+import type { ProducerLease, ProducerLeaseOptions } from '../lease/producer-lease.js';
 
 type RequestsLike = Parameters<RequestQueue['addRequests']>[0];
 type AddOptions = Parameters<RequestQueue['addRequests']>[1];
@@ -46,6 +47,16 @@ export class RedisRequestQueue extends RequestQueue implements UniqueKeySink {
     if (!transform) return super.addRequests(requestsLike, options);
     if (Symbol.asyncIterator in requestsLike) return super.addRequests(mapAsync(requestsLike as AsyncIterable<never>, transform), options);
     return super.addRequests(Array.from(requestsLike as Iterable<unknown>, (r) => transform(r)) as RequestsLike, options);
+  }
+
+  /**
+   * Keeps the queue open for a producer (see {@link RedisRequestQueueClient.holdOpen}): no worker finishes while the
+   * lease is alive. `const lease = await queue.holdOpen({ leaseSecs: 30 }); ...add...; await lease.release();`
+   * @param options - `leaseSecs` (1..3600, default 30), `renewEverySecs`, `id`
+   * @returns the lease
+   */
+  holdOpen(options?: ProducerLeaseOptions): Promise<ProducerLease> {
+    return this.client.holdOpen(options);
   }
 
   /**

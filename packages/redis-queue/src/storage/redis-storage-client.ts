@@ -74,6 +74,14 @@ export interface RedisStorageClientOptions {
    * `listAndLockHead`. `false` publishes nothing. @defaultValue `true` (`{ intervalSecs: 15, ttlSecs: 45,
    * deadRetentionSecs: 600 }`) */
   workerStats?: boolean | WorkerStatsOptions;
+  /** What a request that failed for good becomes (one Crawlee marks handled from its error handler after its last
+   * retry). Either way it is recorded in the queue's failed index (`RedisQueueAdmin.failed()`, `requeueFailed()`,
+   * `crawlee-redis failed`), atomically with the handled mark. `'keep'`: it stays handled, so adding its uniqueKey
+   * again is refused (Crawlee's and scrapy-redis' behaviour). `'forget'`: it leaves the queue (total and pending
+   * drop, handled does not move), so a later run that adds it again fetches it; combine with crawlee-bloom-dedup's
+   * `withDedup({ forgetFailed: true })` for a set store in front of the queue. Every client of one queue should use
+   * the same value. @defaultValue 'keep' */
+  failedRequests?: 'keep' | 'forget';
   /** Tests only: milliseconds added to Redis `TIME` in every script, read before each operation (lets a test move a
    * queue's clock forward; it is still Redis time, never the worker's). @defaultValue 0 */
   clockOffsetMs?: number | (() => number);
@@ -123,6 +131,10 @@ export class RedisStorageClient implements StorageClient {
       throw new InvalidOptionsError(`datasets must be 'local' or 'redis' (got ${JSON.stringify(datasets)})`);
     }
     this.redisDatasets = datasets === 'redis';
+    const failedRequests = options.failedRequests ?? 'keep';
+    if (failedRequests !== 'keep' && failedRequests !== 'forget') {
+      throw new InvalidOptionsError(`failedRequests must be 'keep' or 'forget' (got ${JSON.stringify(failedRequests)})`);
+    }
     const clock = options.clockOffsetMs ?? 0;
     const feed = feedSettings(options.startUrls);
     const stats = workerStatsSettings(options.workerStats);
@@ -141,6 +153,8 @@ export class RedisStorageClient implements StorageClient {
       fastProlong: options.fastProlong ?? false,
       startUrls: feed,
       workerStats: stats && new WorkerStatsRegistry(stats),
+      failedRequests,
+      producerLeases: new Set(),
     };
   }
 
@@ -194,9 +208,11 @@ export class RedisStorageClient implements StorageClient {
     await this.localStorageClient.teardown?.();
   }
 
-  /** Publishes the last worker stats of its queue clients (state `stopped`), then closes the Redis connection if
-   * this client created it (from a URL); a connection you passed stays open. */
+  /** Releases the producer leases its queues took (`holdOpen`), publishes the last worker stats of its queue clients
+   * (state `stopped`), then closes the Redis connection if this client created it (from a URL); a connection you
+   * passed stays open. */
   async close(): Promise<void> {
+    await Promise.all([...this.ctx.producerLeases].map((lease) => lease.release().catch(() => undefined)));
     await this.ctx.workerStats?.closeAll();
     await this.connection.close();
   }

@@ -105,7 +105,7 @@ describe('crawlee-redis', () => {
     expect(await world.redis.sismember(queueIndexKey(world.keyPrefix), 'queue')).toBe(0);
   });
 
-  it('dead-letters lists, requeues and deletes; failed counts and says what is not supported yet; forget re-allows a key', async () => {
+  it('dead-letters lists, requeues and deletes; failed counts; forget re-allows a key', async () => {
     world = createWorld(backend);
     await seededQueue();
     const letters = JSON.parse((await cli(['dead-letters', 'queue', '--json'])).stdout);
@@ -118,10 +118,8 @@ describe('crawlee-redis', () => {
     expect(requeued).toEqual({ requeued: 1, skipped: 0 });
 
     const failed = await cli(['failed', 'queue', '--json']);
-    expect(JSON.parse(failed.stdout)).toEqual({ queue: 'queue', failed: 0, retried: 0, listSupported: false });
-    const requeueFailed = await cli(['failed', 'queue', '--requeue']);
-    expect(requeueFailed.code).toBe(1);
-    expect(requeueFailed.stderr).toContain('not supported yet');
+    expect(JSON.parse(failed.stdout)).toEqual({ queue: 'queue', failed: 0, countedByWorkers: 0, retried: 0 });
+    expect((await cli(['failed', 'queue', '--requeue'])).code).toBe(2); // destructive: needs --yes
 
     const forgot = await cli(['forget', 'queue', 'https://example.com/1', 'https://example.com/nope', '--yes', '--json']);
     expect(JSON.parse(forgot.stdout).results).toEqual([
@@ -130,6 +128,60 @@ describe('crawlee-redis', () => {
     ]);
     const c = await world.client('again');
     expect((await c.addRequest(req(1))).wasAlreadyPresent).toBe(false);
+  });
+
+  it('failed --list and --requeue work on the failed index; forget --dedup-key also forgets in a set store', async () => {
+    world = createWorld(backend);
+    const c = await world.client('worker-f');
+    await c.batchAddRequests([req(1), req(2), req(3)]);
+    const { items } = await c.listAndLockHead({ limit: 3, lockSecs: 60 });
+    const byUrl = new Map(items.map((item) => [item.url, item.id]));
+    const failedState = { __crawlee: { state: 5 } }; // Crawlee's RequestState.ERROR_HANDLER
+    await c.updateRequest({ ...req(1), id: byUrl.get(req(1).url)!, handledAt: new Date().toISOString(), retryCount: 3, errorMessages: ['boom'], userData: failedState });
+    await c.updateRequest({ ...req(2), id: byUrl.get(req(2).url)!, handledAt: new Date().toISOString() });
+    expect(JSON.parse((await cli(['failed', 'queue', '--json'])).stdout)).toMatchObject({ failed: 1 });
+    const listed = JSON.parse((await cli(['failed', 'queue', '--list', '--json'])).stdout);
+    expect(listed).toMatchObject([{ url: req(1).url, state: 'kept', retryCount: 3, lastError: 'boom' }]);
+    expect((await cli(['failed', 'queue', '--list', '--limit', '0'])).code).toBe(2);
+    const requeued = JSON.parse((await cli(['failed', 'queue', '--requeue', '--yes', '--json'])).stdout);
+    expect(requeued).toMatchObject({ requeued: 1, alreadyQueued: 0, skipped: 0, missing: 0 });
+    expect(await world.admin().stats()).toMatchObject({ total: 3, pending: 2, handled: 1 });
+    const back = await c.getRequest(byUrl.get(req(1).url)!);
+    expect(back).toMatchObject({ retryCount: 0, errorMessages: ['boom'] });
+    expect((back as { handledAt?: unknown }).handledAt).toBeUndefined();
+
+    const setKey = `${world.keyPrefix}:dupefilter`;
+    await world.redis.sadd(setKey, req(2).uniqueKey, 'other');
+    const bloomKey = `${world.keyPrefix}:bloom`;
+    await world.redis.set(bloomKey, 'bits');
+    const refused = await cli(['forget', 'queue', req(2).url, '--dedup-key', bloomKey, '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('cannot forget');
+    expect((await world.admin().stats()).handled).toBe(1); // nothing changed
+    const forgot = JSON.parse((await cli(['forget', 'queue', req(2).url, '--dedup-key', setKey, '--yes', '--json'])).stdout);
+    expect(forgot.results).toEqual([{ key: req(2).url, forgotten: true, uniqueKeys: [req(2).uniqueKey], removedFromStore: true }]);
+    expect(await world.redis.smembers(setKey)).toEqual(['other']);
+    await world.redis.del(setKey, bloomKey);
+  });
+
+  it('seed holds a producer lease while it reads its input, so running workers do not finish', async () => {
+    world = createWorld(backend);
+    const bin = startBin(['seed', 'queue', '-', '--lease-secs', '5', '--json', '--redis', url, '--key-prefix', world.keyPrefix]);
+    const admin = world.admin();
+    const deadline = Date.now() + 15_000;
+    while ((await admin.producerLeases()).length === 0 && Date.now() < deadline) await sleep(50);
+    const c = await world.client('worker-idle');
+    // The input is still open: the queue is empty, yet a worker is told it is not finished.
+    expect((await c.listAndLockHead({ limit: 1, lockSecs: 10 })).queueHasLockedRequests).toBe(true);
+    bin.child.stdin!.end('https://example.com/late\n');
+    expect(await bin.exited).toBe(0);
+    expect(JSON.parse(bin.output())).toMatchObject({ added: 1 });
+    expect(await admin.producerLeases()).toEqual([]);
+    const head = await c.listAndLockHead({ limit: 1, lockSecs: 10 });
+    expect(head.items.map((i) => i.url)).toEqual(['https://example.com/late']);
+    expect(head.queueHasLockedRequests).toBe(true); // its own lock now
+    expect((await world.admin().stats()).total).toBe(1);
+    expect((await cli(['seed', 'queue', '-', '--lease-secs', '0'], 'https://example.com/x')).code).toBe(2);
   });
 
   it('watch prints frames with counts, rate and worker rows (JSON lines and text)', async () => {

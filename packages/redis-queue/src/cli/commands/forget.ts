@@ -1,5 +1,6 @@
 import { Request } from 'crawlee';
 import { defineCliCommand } from '../define-command.js';
+import { CliUsageError } from '../errors/cli-usage-error.js';
 
 function candidates(value: string): string[] {
   if (!/^https?:\/\//i.test(value)) return [value];
@@ -13,32 +14,45 @@ function candidates(value: string): string[] {
 }
 
 /**
- * `crawlee-redis forget <queue> <url|uniqueKey>...`: removes requests from the queue so the same uniqueKey can be
- * added again. A URL is tried as given and as Crawlee's default uniqueKey. A dedup store in front of the queue keeps
- * its keys: forgetting there is not supported yet (a Bloom filter cannot forget).
+ * `crawlee-redis forget <queue> <url|uniqueKey>... [--dedup-key <key>]`: removes requests from the queue (pending,
+ * locked, handled or failed) so the same uniqueKey can be added again. A URL is tried as given and as Crawlee's
+ * default uniqueKey. `--dedup-key` also removes the keys from a Redis set dedup store (crawlee-bloom-dedup's
+ * `RedisSetDedupStore`, members = uniqueKeys, as `withDedup` stores them by default); a Bloom filter cannot forget,
+ * so a key that is not a set is refused before anything changes.
  */
 export const forgetCommand = defineCliCommand(
   'forget',
   (c) =>
     c
-      .description('remove requests (pending, locked or handled) by URL or uniqueKey so they can be added again')
+      .description('remove requests (pending, locked, handled or failed) by URL or uniqueKey so they can be added again')
       .argument('<queue>', 'queue name')
-      .argument('<keys...>', 'URLs or uniqueKeys'),
-  async (ctx, [name, keys], _options) => {
+      .argument('<keys...>', 'URLs or uniqueKeys')
+      .option('--dedup-key <key>', 'also remove them from this Redis set dedup store (RedisSetDedupStore key)'),
+  async (ctx, [name, keys], options) => {
     const admin = await ctx.admin(name as string);
     const given = keys as string[];
+    const dedupKey = options.dedupKey as string | undefined;
+    const redis = await ctx.redis();
+    if (dedupKey !== undefined) {
+      const type = await redis.type(dedupKey);
+      if (type !== 'set' && type !== 'none') {
+        throw new CliUsageError(`--dedup-key ${dedupKey} is a Redis ${type}, not a set store: a Bloom filter cannot forget keys (its bits are shared); nothing was changed`);
+      }
+    }
     await ctx.confirm(`forget ${given.length} request(s) of queue "${name as string}"`, name as string);
     const results = [];
     for (const key of given) {
-      const { forgotten } = await admin.forget(candidates(key));
-      results.push({ key, forgotten: forgotten.length > 0, uniqueKeys: forgotten });
+      const all = candidates(key);
+      const { forgotten } = await admin.forget(all);
+      const removedFromStore = dedupKey === undefined ? undefined : (await redis.srem(dedupKey, ...all)) > 0;
+      results.push({ key, forgotten: forgotten.length > 0, uniqueKeys: forgotten, ...(removedFromStore === undefined ? {} : { removedFromStore }) });
     }
-    const { dedupKey } = await admin.crawlStats();
-    if (dedupKey) {
-      ctx.warn(`the dedup store ${dedupKey} still holds these keys, so the workers' enqueue filter still drops them; forgetting in a dedup store is not supported yet`);
+    const attached = (await admin.crawlStats()).dedupKey;
+    if (attached && dedupKey === undefined) {
+      ctx.warn(`the workers filter adds through a dedup store (counters at ${attached}) that still holds these keys; for a set store pass --dedup-key <its key>`);
     }
     if (ctx.json) return ctx.printJson({ queue: name, results, dedupStore: dedupKey ?? null });
-    for (const r of results) ctx.print(`${r.forgotten ? 'forgotten' : 'not in queue'}  ${r.key}`);
+    for (const r of results) ctx.print(`${r.forgotten ? 'forgotten' : 'not in queue'}${r.removedFromStore ? ' (and in the dedup store)' : ''}  ${r.key}`);
   },
   true,
 );

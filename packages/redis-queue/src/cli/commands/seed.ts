@@ -7,7 +7,12 @@ import { CliUsageError } from '../errors/cli-usage-error.js';
 import { keyValues } from '../format.js';
 import { readLines } from '../read-lines.js';
 
-/** `crawlee-redis seed <queue> [file|-]`: adds start URLs (the start-URL feed formats), deduplicated by uniqueKey. */
+/**
+ * `crawlee-redis seed <queue> [file|-]`: adds start URLs (the start-URL feed formats), deduplicated by uniqueKey.
+ * It holds a producer lease from before it reads its input until the requests are added, so workers already running
+ * on the queue do not finish while a slow pipe (a sitemap reader) is still producing; `--lease-secs` is how long
+ * after a killed seed they may finish.
+ */
 export const seedCommand = defineCliCommand(
   'seed',
   (c) =>
@@ -16,29 +21,40 @@ export const seedCommand = defineCliCommand(
       .argument('<queue>', 'queue name (created when missing)')
       .argument('[file]', 'input file, or - for stdin', '-')
       .option('--forefront', 'put the requests at the head of the queue')
-      .option('--skip-invalid', 'skip lines that are not requests (default: reject the whole input, nothing added)'),
+      .option('--skip-invalid', 'skip lines that are not requests (default: reject the whole input, nothing added)')
+      .option('--lease-secs <n>', 'producer lease kept while seeding, in seconds (1 to 3600): no worker finishes meanwhile', '30'),
   async (ctx, [name, file], options) => {
-    const lines = await readLines(file as string, ctx.io.stdin);
-    const requests: RequestSchema[] = [];
-    const invalid: Array<{ line: number; reason: string }> = [];
-    lines.forEach((text, i) => {
-      if (text.trim() === '') return;
-      const parsed = parseStartUrlItem(Buffer.from(text.trim(), 'utf8'), false);
-      if (parsed.kind === 'r') requests.push(JSON.parse(parsed.request.json) as RequestSchema);
-      else invalid.push({ line: i + 1, reason: parsed.reason });
-    });
-    if (invalid.length > 0 && !options.skipInvalid) {
-      const shown = invalid.slice(0, 5).map((e) => `  line ${e.line}: ${e.reason}`).join('\n');
-      throw new CliUsageError(`${invalid.length} line(s) are not requests; nothing was added (pass --skip-invalid to add the others):\n${shown}`);
+    const leaseSecs = Number(options.leaseSecs);
+    if (!Number.isFinite(leaseSecs) || leaseSecs < 1 || leaseSecs > 3600) {
+      throw new CliUsageError(`--lease-secs must be a number of seconds from 1 to 3600 (got ${String(options.leaseSecs)})`);
     }
     await ctx.admin(name as string, false); // validates the name
     const storage = new RedisStorageClient({ redis: await ctx.redis(), keyPrefix: ctx.keyPrefix, workerStats: false });
-    await storage.requestQueues().getOrCreate(name as string);
     const client = storage.requestQueue(name as string, { clientKey: 'crawlee-redis-seed' }) as RedisRequestQueueClient;
-    const { processedRequests } = await client.batchAddRequests(requests, { forefront: options.forefront === true });
-    const added = processedRequests.filter((r) => !r.wasAlreadyPresent).length;
-    const result = { queue: name, read: requests.length + invalid.length, added, alreadyPresent: requests.length - added, invalid: invalid.length };
-    if (ctx.json) return ctx.printJson({ ...result, invalidLines: invalid });
-    ctx.print(keyValues([['queue', name as string], ['read', result.read], ['added', added], ['already present', result.alreadyPresent], ['invalid (skipped)', invalid.length]]));
+    const lease = await client.holdOpen({ leaseSecs, id: `crawlee-redis-seed:${process.pid}` });
+    try {
+      const lines = await readLines(file as string, ctx.io.stdin);
+      const requests: RequestSchema[] = [];
+      const invalid: Array<{ line: number; reason: string }> = [];
+      lines.forEach((text, i) => {
+        if (text.trim() === '') return;
+        const parsed = parseStartUrlItem(Buffer.from(text.trim(), 'utf8'), false);
+        if (parsed.kind === 'r') requests.push(JSON.parse(parsed.request.json) as RequestSchema);
+        else invalid.push({ line: i + 1, reason: parsed.reason });
+      });
+      if (invalid.length > 0 && !options.skipInvalid) {
+        const shown = invalid.slice(0, 5).map((e) => `  line ${e.line}: ${e.reason}`).join('\n');
+        throw new CliUsageError(`${invalid.length} line(s) are not requests; nothing was added (pass --skip-invalid to add the others):\n${shown}`);
+      }
+      // Created only once the input is accepted: a rejected input writes nothing (the lease is gone on release).
+      await storage.requestQueues().getOrCreate(name as string);
+      const { processedRequests } = await client.batchAddRequests(requests, { forefront: options.forefront === true });
+      const added = processedRequests.filter((r) => !r.wasAlreadyPresent).length;
+      const result = { queue: name, read: requests.length + invalid.length, added, alreadyPresent: requests.length - added, invalid: invalid.length };
+      if (ctx.json) return ctx.printJson({ ...result, invalidLines: invalid });
+      ctx.print(keyValues([['queue', name as string], ['read', result.read], ['added', added], ['already present', result.alreadyPresent], ['invalid (skipped)', invalid.length]]));
+    } finally {
+      await lease.release();
+    }
   },
 );

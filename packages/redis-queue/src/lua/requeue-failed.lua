@@ -1,0 +1,49 @@
+--[[
+  Puts requests that failed for good back into the queue, at the tail, with the state the caller prepared
+  (retryCount reset, handledAt removed). Counters move exactly: a kept failed request goes from handled to pending,
+  a forgotten one (the 'forget' mode) comes back into the queue (total and pending). O(log N) per request.
+
+  KEYS[1..8] the queue's keys (see add-requests.lua), KEYS[9] failed index (ZSET id -> failedAt ms),
+  KEYS[10] failed data (HASH id -> JSON of forgotten failed requests)
+
+  ARGV[1] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
+  then two arguments per request: request id, request JSON to store
+
+  Returns one code per request: REQUEUE_REQUEUED, REQUEUE_MISSING (not in the failed index) or REQUEUE_ALREADY_QUEUED
+  (the uniqueKey was added again since it failed; only the failed entry is removed). Values: src/lua/reply-codes.json.
+]]
+--- @include "redis-time"
+--- @include "reply-codes"
+local now = redisNowMs(ARGV[1])
+local out = {}
+local moved = 0
+for i = 2, #ARGV, 2 do
+  local id, json = ARGV[i], ARGV[i + 1]
+  local code = REQUEUE_MISSING
+  if redis.call('ZREM', KEYS[9], id) == 1 then
+    local forgotten = redis.call('HDEL', KEYS[10], id) == 1
+    local stored = redis.call('HEXISTS', KEYS[2], id) == 1
+    if forgotten == stored then
+      -- Forgotten and added again since, or kept but pending again: the queue already has it.
+      code = stored and REQUEUE_ALREADY_QUEUED or REQUEUE_MISSING
+    elseif stored and redis.call('ZSCORE', KEYS[3], id) then
+      code = REQUEUE_ALREADY_QUEUED
+    else
+      local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+      redis.call('HSET', KEYS[2], id, json)
+      redis.call('ZADD', KEYS[3], seq, id)
+      redis.call('ZADD', KEYS[4], seq, id)
+      redis.call('HINCRBY', KEYS[1], 'pending', 1)
+      if stored then
+        redis.call('HINCRBY', KEYS[1], 'handled', -1)
+      else
+        redis.call('HINCRBY', KEYS[1], 'total', 1)
+      end
+      moved = moved + 1
+      code = REQUEUE_REQUEUED
+    end
+  end
+  out[#out + 1] = code
+end
+if moved > 0 then redis.call('HSET', KEYS[1], 'modifiedAt', now) end
+return out
