@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => requestStop('requested'));
 
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 20 });
-  const crawleeConfig = processLocalConfiguration();
+  const crawleeConfig = processLocalConfiguration(config.results === 'redis' ? { redis, keyPrefix: config.keyPrefix } : undefined);
   const { queue, store } = await openSharedQueue({
     lockSecs: config.lockSecs,
     config: crawleeConfig,
@@ -60,6 +60,7 @@ async function main(): Promise<void> {
       queue,
       counters,
       recordsFile: config.recordsFile,
+      ...(config.results === 'redis' ? { resultsDataset: config.queueName } : {}),
       concurrency: config.concurrency,
       lockSecs: config.lockSecs,
       ...(config.maxRequests !== undefined ? { maxRequests: config.maxRequests } : {}),
