@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RedisConnection } from '../../src/redis/connection.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import { closeConnection, createBackend, type TestBackend } from '../helpers/backends.js';
-import { runBin } from './run-bin.js';
+import { runBin, startBin } from './run-bin.js';
 
 let backend: TestBackend;
 let redis: RedisConnection;
@@ -57,6 +57,13 @@ describe('crawlee-redis export', () => {
     const quiet = await cli(['export', NAME]);
     expect(quiet.stderr).toBe('');
     expect(quiet.stdout).toBe(run.stdout);
+  });
+
+  it('stops quietly (exit 0, nothing on stderr) when the reader closes the pipe, as `export x | head -1` does', async () => {
+    const run = startBin(['export', NAME, '--chunk-size', '10', '--redis', url, '--key-prefix', keyPrefix]);
+    run.child.stdout!.once('data', () => run.child.stdout!.destroy());
+    expect(await run.exited).toBe(0);
+    expect(run.errors()).toBe('');
   });
 
   it('writes CSV to a file (header from the first item, objects as JSON) and says where', async () => {

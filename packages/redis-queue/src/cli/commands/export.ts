@@ -36,20 +36,34 @@ export const exportCommand = defineCliCommand(
     const tty = stderr.isTTY === true;
     const showProgress = tty || options.progress === true;
     let last: ExportProgress | undefined;
-    const { items } = await exportDataset({
+    const out = ctx.io.stdout as unknown as Writable;
+    // `export x | head`: the reader closing the pipe ends the export quietly (exit 0), as Unix tools do.
+    let pipeClosed = false;
+    const onPipeError = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') pipeClosed = true;
+    };
+    if (output === undefined) out.on('error', onPipeError);
+    const result = await exportDataset({
       redis: await ctx.redis(),
       keyPrefix: ctx.keyPrefix,
       name: name as string,
       format,
       chunkSize,
       // Data goes to stdout unmasked: it is the user's own, byte for byte.
-      output: output ?? (ctx.io.stdout as unknown as Writable),
+      output: output ?? out,
       onProgress: (progress) => {
         last = progress;
         // On a terminal one line is rewritten in place; in a pipe or log, one line per chunk.
         if (showProgress) stderr.write(tty ? `\r${progressLine(progress)}` : `${progressLine(progress)}\n`);
       },
-    });
+    })
+      .catch((error: NodeJS.ErrnoException) => {
+        if (output === undefined && (pipeClosed || error.code === 'EPIPE')) return undefined;
+        throw error;
+      })
+      .finally(() => out.off('error', onPipeError));
+    if (result === undefined) return;
+    const { items } = result;
     if (showProgress && tty && last) stderr.write('\n');
     if (output === undefined) {
       if (showProgress && !last) stderr.write(`${progressLine({ written: 0, total: 0 })}\n`);
