@@ -36,7 +36,9 @@ export async function openSharedQueue(options: {
   config?: Configuration;
 }): Promise<ComposedQueue> {
   const { redis, keyPrefix, queueName, dedup, dedupKey, lockSecs, config } = options;
-  const storageClient = new RedisStorageClient({ redis, keyPrefix, fastProlong: true });
+  // Worker stats every 2 s (default 15): `crawlee-redis workers`, `watch` and the dashboard follow a short demo
+  // crawl closely; one small script call per interval per worker.
+  const storageClient = new RedisStorageClient({ redis, keyPrefix, fastProlong: true, workerStats: { intervalSecs: 2 } });
   const queue = await openRedisRequestQueue(queueName, { storageClient, lockSecs, ...(config ? { config } : {}) });
   withScrapyFingerprint(queue);
   if (dedup === 'none') return { queue, storageClient };

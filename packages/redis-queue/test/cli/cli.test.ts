@@ -32,7 +32,7 @@ async function seededQueue(): Promise<{ stopWorker(): Promise<void> }> {
   await world.redis.hset(c.keys.deadInfo, 'junk-1', JSON.stringify({ reason: 'not JSON', source: 'queue', at: 1_700_000_000_000 }));
   await sleep(300); // two publishes
   // A live worker keeps publishing its record; stopping it is what a finished crawl does.
-  return { stopWorker: () => (c as unknown as { workerStats: { close(): Promise<void> } }).workerStats.close() };
+  return { stopWorker: () => (c as unknown as { core: { workerStats: { close(): Promise<void> } } }).core.workerStats.close() };
 }
 
 describe('crawlee-redis', () => {

@@ -54,6 +54,9 @@ describe('worker stats', () => {
     const [stopped] = await admin.workers();
     expect(stopped).toMatchObject({ state: 'stopped', handled: 2 });
     expect((await admin.crawlStats()).handled).toBe(2);
+    // The last record outlives the TTL (it is kept for the retention, 600 s by default), so a finished worker
+    // stays "stopped" with its final counters instead of turning "dead" 5 s after the end.
+    expect(await world.redis.pttl(key)).toBeGreaterThan(500_000);
   });
 
   it('a worker silent longer than its TTL shows as dead, and is pruned after the retention', async () => {
@@ -64,7 +67,7 @@ describe('worker stats', () => {
     const admin = world.admin();
     expect((await admin.workers()).map((w) => w.state)).toEqual(['alive']);
     // Stop the timer without a final publish, as a killed process would (no close()).
-    clearInterval((c as unknown as { workerStats: { timer: NodeJS.Timeout } }).workerStats.timer);
+    clearInterval((c as unknown as { core: { workerStats: { timer: NodeJS.Timeout } } }).core.workerStats.timer);
     await sleep(600);
     const [dead] = await admin.workers();
     expect(dead).toMatchObject({ state: 'dead', host: '', pid: 0 });
