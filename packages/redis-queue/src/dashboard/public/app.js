@@ -38,7 +38,8 @@ function chart(target, series, height = 160, xSpace = 60) {
     width, height,
     legend: { live: false },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true } },
+    // Counts and memory read best from zero (a flat line near the top of a tight range looks like a big change).
+    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
     axes: [{ stroke: '#6b7385', grid: { stroke: '#eef1f6' }, space: xSpace }, { stroke: '#6b7385', grid: { stroke: '#eef1f6' }, size: 56 }],
     series: [{}, ...series.map(([label, color]) => ({ label, stroke: color, width: 2, fill: `${color}14`, points: { show: false } }))],
   }, [[], ...series.map(() => [])], target);
@@ -79,8 +80,8 @@ function createQueueCard(name) {
   return entry;
 }
 
-function table(columns, rows, render) {
-  const head = el('tr', {}, ...columns.map((c) => el('th', { text: c })));
+function table(columns, rows, render, numeric = []) {
+  const head = el('tr', {}, ...columns.map((c) => el('th', { class: numeric.includes(c) ? 'num' : '', text: c })));
   return el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows.map(render)));
 }
 
@@ -110,7 +111,7 @@ function renderWorkers(entry, workers, at) {
       el('td', { class: 'num', 'data-field': 'locks', text: String(w.locks) }),
       el('td', { class: 'num', text: w.rate.toFixed(1) }),
       el('td', { text: w.startedAt ? age(Date.parse(w.lastSeen) - Date.parse(w.startedAt)) : '–' }),
-      el('td', { text: `${age(at - Date.parse(w.lastSeen))} ago` }))));
+      el('td', { text: `${age(at - Date.parse(w.lastSeen))} ago` })), ['Handled', 'Failed', 'Retried', 'Locks', 'Req/s']));
 }
 
 async function requeue(queue, id, button) {
