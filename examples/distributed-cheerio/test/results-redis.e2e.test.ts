@@ -57,6 +57,11 @@ describe('--results redis', () => {
     expect(result.stdout + result.stderr).toContain(`results                 Redis dataset "${queue}", 28 records; kept`);
     expect(existsSync(join(dir, 'pages.jsonl.parts'))).toBe(false);
 
+    // The workers closed their storage clients: their last stats say stopped, with every page they handled.
+    const workers = await new RedisQueueAdmin({ redis, keyPrefix, name: queue }).workers();
+    expect(workers.map((w) => w.state)).toEqual(['stopped', 'stopped']);
+    expect(workers.reduce((sum, w) => sum + w.handled, 0)).toBe(28);
+
     // The queue dropped, its results kept: a new crawl of that name refuses to mix them in (exit 1, nothing added).
     await new RedisQueueAdmin({ redis, keyPrefix, name: queue }).drop();
     const again = await runCli(['--demo', '--results', 'redis', '--queue', queue, '--key-prefix', keyPrefix, '--output', join(dir, 'again.jsonl')], { REDIS_URL: redisUrl });
