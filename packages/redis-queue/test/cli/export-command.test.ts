@@ -1,5 +1,6 @@
 // `crawlee-redis export` as users run it: the built bin as a child process, on a real Redis dataset pushed through
 // RedisDatasetClient; both formats, to stdout and to a file, parsed back.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RedisConnection } from '../../src/redis/connection.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import { closeConnection, createBackend, type TestBackend } from '../helpers/backends.js';
-import { runBin, startBin } from './run-bin.js';
+import { BIN, runBin, startBin } from './run-bin.js';
 
 let backend: TestBackend;
 let redis: RedisConnection;
@@ -33,7 +34,16 @@ beforeAll(async () => {
   const dataset = storageClient.dataset(id);
   for (let i = 0; i < ITEMS.length; i += 500) await dataset.pushItems(ITEMS.slice(i, i + 500));
 });
+// A tmux server of its own (-L) for the terminal test, so no other session is touched.
+const socket = `crawlee-redis-export-${randomUUID().slice(0, 8)}`;
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+
 afterAll(async () => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // never started
+  }
   const list = await storageClient.datasets().list();
   await Promise.all(list.items.map((d) => storageClient.dataset(d.id).delete()));
   await closeConnection(redis);
@@ -64,6 +74,28 @@ describe('crawlee-redis export', () => {
     run.child.stdout!.once('data', () => run.child.stdout!.destroy());
     expect(await run.exited).toBe(0);
     expect(run.errors()).toBe('');
+  });
+
+  it('on a terminal, progress is one stderr line rewritten in place', async () => {
+    const output = join(mkdtempSync(join(tmpdir(), 'export-')), 'tty.jsonl');
+    const command = [process.execPath, BIN, 'export', NAME, '--chunk-size', '500', '--output', output, '--redis', url, '--key-prefix', keyPrefix]
+      .map((a) => `'${a}'`)
+      .join(' ');
+    tmux('new-session', '-d', '-s', 'export', '-x', '160', '-y', '20', `${command}; echo "EXIT=$?"; sleep 30`);
+    let screen = '';
+    for (let i = 0; i < 300 && !screen.includes('EXIT='); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      screen = tmux('capture-pane', '-p', '-t', 'export');
+    }
+    expect(screen).toContain('EXIT=0');
+    const lines = screen.split('\n').filter((line) => line.trim() !== '');
+    // Five chunks were reported, but only the last report is on the screen, then the result line.
+    expect(lines.slice(0, 3)).toEqual([
+      'exported 2,500 / 2,500 items (100%)',
+      `exported 2,500 items of dataset "${NAME}" to ${output} (jsonl)`,
+      'EXIT=0',
+    ]);
+    expect(readFileSync(output, 'utf8').trimEnd().split('\n')).toHaveLength(ITEMS.length);
   });
 
   it('writes CSV to a file (header from the first item, objects as JSON) and says where', async () => {
