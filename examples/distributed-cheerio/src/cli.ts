@@ -35,6 +35,7 @@ function program(): Command {
     .option('--redis <url>', 'Redis URL (default: $REDIS_URL or redis://127.0.0.1:6379; prefer REDIS_URL for a password, `ps` shows arguments; if the connection to a local Redis is refused, a redis-server is started for the run)')
     .option('--max-requests <n>', 'stop after this many pages across all workers (1-1000000000)')
     .option('--dedup <mode>', 'bloom (Redis Bloom filter), set (exact Redis set, scrapy-redis dupefilter), none', 'bloom')
+    .option('--results <where>', 'where workers put their page records: files (one per worker, merged into --output) or redis (one Redis dataset named after the queue)', 'files')
     .option('--output <file>', 'merged JSON Lines, one record per page (default: storage/distributed-cheerio/<queue>/pages.jsonl)')
     .option('--summary-json <file>', 'also write the summary as JSON')
     .option('--kill-one-worker-after <n>', 'chaos: SIGKILL one worker after n pages, then start a replacement (1-1000000000)')

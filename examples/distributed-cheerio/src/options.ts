@@ -9,6 +9,11 @@ import { maskInText, maskUrl } from './mask-credentials.js';
 export type DedupMode = 'bloom' | 'set' | 'none';
 export const DEDUP_MODES: readonly DedupMode[] = ['bloom', 'set', 'none'];
 
+/** Where the workers put their page records: `files` (one JSON Lines file per worker beside `--output`) or `redis`
+ * (one Redis dataset named after the queue, shared by every worker and machine). */
+export type ResultsMode = 'files' | 'redis';
+export const RESULTS_MODES: readonly ResultsMode[] = ['files', 'redis'];
+
 /**
  * The PostgreSQL documentation folder of the Debian package `postgresql-doc-15`; the environment variable
  * `POSTGRES_DOCS_DIR` points elsewhere (another version, a copy).
@@ -34,6 +39,8 @@ export interface RunOptions {
   /** Stop after this many pages across the fleet. */
   maxRequests?: number;
   dedup: DedupMode;
+  /** Where the workers put their page records (see {@link ResultsMode}). */
+  results: ResultsMode;
   summaryJson?: string;
   /** SIGKILL one worker once the fleet has handled this many pages, then start a replacement. */
   killOneWorkerAfter?: number;
@@ -73,6 +80,7 @@ export interface RawOptions {
   redis?: string;
   maxRequests?: string;
   dedup?: string;
+  results?: string;
   summaryJson?: string;
   killOneWorkerAfter?: string;
   output?: string;
@@ -166,6 +174,11 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
   if (!DEDUP_MODES.includes(dedup)) {
     throw new UsageError(`--dedup must be one of ${DEDUP_MODES.join(', ')}, got "${raw.dedup}".`);
   }
+  const results = (raw.results ?? 'files') as ResultsMode;
+  if (!RESULTS_MODES.includes(results)) {
+    throw new UsageError(`--results must be one of ${RESULTS_MODES.join(', ')}, got "${raw.results}".`);
+  }
+  if (results === 'redis' && raw.memory === true) throw new UsageError('--results redis needs Redis; it cannot run with --memory.');
   const sources = [raw.site !== undefined, raw.startUrl !== undefined, raw.demo === true].filter(Boolean).length;
   if (sources > 1) throw new UsageError('Give only one of --site, --start-url and --demo.');
 
@@ -215,6 +228,7 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
     redisUrl,
     redisUrlGiven: redisRaw !== undefined,
     dedup,
+    results,
     runQueueName,
     output: userPath(raw.output ?? defaultOutput(runQueueName)),
     outputGiven: raw.output !== undefined,

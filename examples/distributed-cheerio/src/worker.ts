@@ -40,8 +40,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => requestStop('requested'));
 
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 20 });
-  const crawleeConfig = processLocalConfiguration();
-  const { queue, store } = await openSharedQueue({
+  const crawleeConfig = processLocalConfiguration(config.results === 'redis' ? { redis, keyPrefix: config.keyPrefix } : undefined);
+  const { queue, store, storageClient } = await openSharedQueue({
     lockSecs: config.lockSecs,
     config: crawleeConfig,
     redis,
@@ -58,6 +58,7 @@ async function main(): Promise<void> {
       queue,
       counters,
       recordsFile: config.recordsFile,
+      ...(config.results === 'redis' ? { resultsDataset: config.queueName } : {}),
       concurrency: config.concurrency,
       lockSecs: config.lockSecs,
       ...(config.maxRequests !== undefined ? { maxRequests: config.maxRequests } : {}),
@@ -83,6 +84,9 @@ async function main(): Promise<void> {
     if (released > 0) log.info(`${config.worker}: released ${released} lock(s) it still held`);
     send({ type: how === 'finished' ? 'finished' : 'stopped', worker: config.worker, reason: how, released, stats: { handled, failed } });
     await store?.close().catch(() => undefined);
+    // The last worker stats (final counters, state `stopped`), so `crawlee-redis workers` and the dashboard show
+    // this worker as stopped with every page it handled, not as alive until its record expires.
+    await storageClient?.close().catch(() => undefined);
     redis.disconnect();
   };
 

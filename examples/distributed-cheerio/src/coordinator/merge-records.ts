@@ -15,15 +15,34 @@ export interface MergedRecords {
   duplicated: Map<string, number>;
 }
 
+/** Keeps the first record of each fingerprint and counts the rest (one merge, fed record by record). */
+export class RecordMerger {
+  private readonly byFingerprint = new Map<string, PageRecord>();
+  private readonly counts = new Map<string, number>();
+  private readonly perWorker = new Map<string, number>();
+  private recordsRead = 0;
+
+  /** @param record - one page record, in the order it was written */
+  add(record: PageRecord): void {
+    this.recordsRead++;
+    this.perWorker.set(record.worker, (this.perWorker.get(record.worker) ?? 0) + 1);
+    this.counts.set(record.fingerprint, (this.counts.get(record.fingerprint) ?? 0) + 1);
+    if (!this.byFingerprint.has(record.fingerprint)) this.byFingerprint.set(record.fingerprint, record);
+  }
+
+  /** @returns what was merged so far */
+  result(): MergedRecords {
+    const duplicated = new Map([...this.counts].filter(([, n]) => n > 1));
+    return { pages: [...this.byFingerprint.values()], recordsRead: this.recordsRead, perWorker: this.perWorker, duplicated };
+  }
+}
+
 /**
  * Reads every worker's JSON Lines file and keeps each page (fingerprint) once. A torn last line (a worker killed in
  * the middle of a write) is skipped.
  */
 export async function mergeRecords(files: string[]): Promise<MergedRecords> {
-  const byFingerprint = new Map<string, PageRecord>();
-  const counts = new Map<string, number>();
-  const perWorker = new Map<string, number>();
-  let recordsRead = 0;
+  const merger = new RecordMerger();
   for (const file of files) {
     if (!existsSync(file)) continue;
     const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
@@ -35,14 +54,10 @@ export async function mergeRecords(files: string[]): Promise<MergedRecords> {
       } catch {
         continue;
       }
-      recordsRead++;
-      perWorker.set(record.worker, (perWorker.get(record.worker) ?? 0) + 1);
-      counts.set(record.fingerprint, (counts.get(record.fingerprint) ?? 0) + 1);
-      if (!byFingerprint.has(record.fingerprint)) byFingerprint.set(record.fingerprint, record);
+      merger.add(record);
     }
   }
-  const duplicated = new Map([...counts].filter(([, n]) => n > 1));
-  return { pages: [...byFingerprint.values()], recordsRead, perWorker, duplicated };
+  return merger.result();
 }
 
 /** Writes the merged pages as JSON Lines (one page per line). */

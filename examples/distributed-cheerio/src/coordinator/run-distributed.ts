@@ -17,6 +17,7 @@ import { ProgressReporter } from './progress.js';
 import { readQueueState, recordSeededSite } from './queue-state.js';
 import { openRecordsDir, recordsDirOf, recordsFilesIn, removeRecordsDir } from './records-dir.js';
 import { redisUsedMemory, runKeyNames, runKeysMemory } from './redis-memory.js';
+import { ResultsDataset } from './results-dataset.js';
 import type { SiteSource } from './site-source.js';
 import { buildSummary, type RunMode, type RunSummary } from './summary.js';
 import { WorkerFleet } from './worker-fleet.js';
@@ -52,6 +53,8 @@ export async function runDistributed(input: {
   const counters = new RedisRunCounters(redis, keys.countersKey);
   countOffers(queue, counters);
   const read = redisSnapshot(admin, counters, store);
+  // --results redis: every worker pushes its records into the Redis dataset named after the queue.
+  const results = options.results === 'redis' ? new ResultsDataset(redis, options.keyPrefix, queueName) : undefined;
 
   let incarnation: string;
   let lease: ProducerLease | undefined;
@@ -74,7 +77,8 @@ export async function runDistributed(input: {
     incarnation = seeded?.incarnation ?? '';
     servedOrigin = seeded?.origin ?? '';
   }
-  const recordsDir = openRecordsDir(recordsDirOf(options.output, incarnation));
+  await results?.open();
+  const recordsDir = results ? recordsDirOf(options.output, incarnation) : openRecordsDir(recordsDirOf(options.output, incarnation));
 
   const fleet = new WorkerFleet(
     {
@@ -87,6 +91,7 @@ export async function runDistributed(input: {
       concurrency: options.concurrency,
       lockSecs: options.lockSecs,
       verbose: options.verbose,
+      results: options.results,
       ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
       ...(servedOrigin !== '' ? { servedOrigin, servedByCoordinator: site.server !== null } : {}),
     },
@@ -156,8 +161,11 @@ export async function runDistributed(input: {
   const snapshot = await read();
   const redisUsedMemoryBytes = await redisUsedMemory(redis);
   const runKeysMemoryBytes = await runKeysMemory(redis, keys.hashTag);
-  const merged = await mergeRecords(recordsFilesIn(recordsDir));
+  const merged = results ? await results.merge() : await mergeRecords(recordsFilesIn(recordsDir));
   writeJsonLines(options.output, merged.pages);
+  // A queue named by the user belongs to the user (other machines may still use it), and an interrupted one is kept
+  // for its resume; a finished per-run queue is removed, with its records (folder or Redis dataset).
+  const removeRun = options.queueName === undefined && !options.keepKeys && interrupted === null;
   const summary = buildSummary({
     mode: input.mode,
     redisUrl: input.redisUrl,
@@ -176,17 +184,18 @@ export async function runDistributed(input: {
     retried: await counters.retried(),
     output: options.output,
     interrupted,
+    ...(results ? { results: { dataset: queueName, keyPrefix: options.keyPrefix, kept: !removeRun } } : {}),
   });
 
-  // A queue named by the user belongs to the user (other machines may still use it), and an interrupted one is kept
-  // for its resume; a finished per-run queue is removed, with its records folder.
-  if (options.queueName === undefined && !options.keepKeys && interrupted === null) {
+  if (removeRun) {
     await admin.drop();
     const rest = await runKeyNames(redis, keys.hashTag);
     if (rest.length > 0) await redis.del(...rest);
     removeRecordsDir(recordsDir);
+    await results?.delete();
   } else {
-    log.info(`kept the Redis keys of queue "${queueName}" (hash tag ${keys.hashTag}) and its records in ${recordsDir}`);
+    const where = results ? `its records in the Redis dataset "${queueName}"` : `its records in ${recordsDir}`;
+    log.info(`kept the Redis keys of queue "${queueName}" (hash tag ${keys.hashTag}) and ${where}`);
   }
   await store?.close();
   redis.disconnect();

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { log } from 'crawlee';
 import { RedisQueueAdmin } from 'crawlee-redis-queue';
 import { Redis } from 'ioredis';
 import { QueueFinishedError } from '../errors/queue-finished-error.js';
 import { QueueHasNoRequestsError } from '../errors/queue-has-no-requests-error.js';
+import { ResultsDatasetInUseError } from '../errors/results-dataset-in-use-error.js';
 import { ServedSiteMismatchError } from '../errors/served-site-mismatch-error.js';
 import { maskUrl } from '../mask-credentials.js';
 import type { RunOptions } from '../options.js';
@@ -12,6 +14,7 @@ import { runKeys } from '../worker/worker-config.js';
 import { checkStartUrl } from './check-start-url.js';
 import { chooseStorage } from './choose-storage.js';
 import { isFinished, readQueueState, type QueueState } from './queue-state.js';
+import { ResultsDataset } from './results-dataset.js';
 import { runDistributed } from './run-distributed.js';
 import { runInProcess } from './run-in-process.js';
 import { describeSource, openSiteSource, sourceOf } from './site-source.js';
@@ -36,6 +39,10 @@ async function inspectQueue(options: RunOptions, url: string): Promise<QueueStat
     const now = sourceOf(options);
     if (!options.join && state.site !== undefined && !state.site.source.startsWith('url:') && state.site.source !== now) {
       throw new ServedSiteMismatchError(options.runQueueName, describeSource(state.site.source), describeSource(now));
+    }
+    if (options.results === 'redis' && !options.join && state.stats.total === 0) {
+      const stale = await new ResultsDataset(redis, options.keyPrefix, options.runQueueName).count();
+      if (stale > 0) throw new ResultsDatasetInUseError(options.runQueueName, stale, options.keyPrefix);
     }
     return state;
   } finally {
@@ -72,6 +79,9 @@ export async function runCrawl(options: RunOptions): Promise<RunSummary> {
     await stopServer();
     throw error;
   });
+  if (storage.kind === 'memory-one-process' && options.results === 'redis') {
+    log.warning('--results redis: there is no Redis for this run, so the page records go to --output only (one process)');
+  }
   const runDir = mkdtempSync(join(tmpdir(), 'distributed-cheerio-run-'));
   const queueName = options.runQueueName;
   try {

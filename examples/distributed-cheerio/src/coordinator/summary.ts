@@ -64,6 +64,10 @@ export interface RunSummary {
   /** everyPageRecordedOnce, and no page fetched twice. */
   everyPageExactlyOnce: boolean;
   output: string;
+  /** With `--results redis`: the Redis dataset the workers pushed their records into (named after the queue), its
+   * record count (duplicates included), and whether it was kept (a named or interrupted queue, `--keep-keys`) or
+   * removed with the finished per-run queue; `null` with `--results files`. */
+  resultsDataset: { name: string; records: number; kept: boolean; exportCommand: string | null } | null;
 }
 
 export interface SummaryInput {
@@ -84,6 +88,8 @@ export interface SummaryInput {
   /** URLs that were retried after a failed attempt (RunCounters.retried). */
   retried: string[];
   output: string;
+  /** `--results redis`: the dataset, the key prefix, and whether it is kept after the run. */
+  results?: { dataset: string; keyPrefix: string; kept: boolean };
   /** The signal that stopped the run, if any. */
   interrupted?: NodeJS.Signals | null;
 }
@@ -168,6 +174,19 @@ export function buildSummary(input: SummaryInput): RunSummary {
     everyPageRecordedOnce: allPagesCrawled && duplicatePagesHandled === 0,
     everyPageExactlyOnce: allPagesCrawled && duplicatePagesHandled === 0 && pagesFetchedTwice === 0,
     output: input.output,
+    resultsDataset:
+      input.results === undefined
+        ? null
+        : {
+            name: input.results.dataset,
+            records: merged.recordsRead,
+            kept: input.results.kept,
+            exportCommand: input.results.kept
+              ? `npx crawlee-redis export ${input.results.dataset} --format jsonl --output pages.jsonl` +
+                `${input.results.keyPrefix === 'crawlee' ? '' : ` --key-prefix ${input.results.keyPrefix}`}` +
+                `${input.redisUrl === null || input.redisUrl === 'redis://127.0.0.1:6379' ? '' : ' --redis "$REDIS_URL"'}`
+              : null,
+          },
   };
 }
 
@@ -234,6 +253,13 @@ export function printSummary(s: RunSummary): void {
         : 'NOT every page was crawled (see pending/locked/failed above)';
   log.info(`  result                  ${verdict}`);
   log.info(`  output                  ${s.output}`);
+  if (s.resultsDataset !== null) {
+    const d = s.resultsDataset;
+    log.info(
+      `  results                 Redis dataset "${d.name}", ${count(d.records, 'record')}; ` +
+        (d.kept ? `kept (${d.exportCommand})` : 'removed with the per-run queue (use --queue NAME or --keep-keys to keep it)'),
+    );
+  }
 }
 
 /** Writes the summary as JSON. */

@@ -12,3 +12,4 @@ export { QueueFinishedError } from './queue-finished-error.js';
 export { StartUrlUnreachableError } from './start-url-unreachable-error.js';
 export { ServedSiteMismatchError } from './served-site-mismatch-error.js';
 export { ServedPortInUseError } from './served-port-in-use-error.js';
+export { ResultsDatasetInUseError } from './results-dataset-in-use-error.js';

@@ -1,7 +1,9 @@
 import { appendFileSync } from 'node:fs';
 import { MemoryStorage } from '@crawlee/memory-storage';
 import { CheerioCrawler, Configuration, log, type RequestOptions, type RequestQueue } from 'crawlee';
+import { RedisStorageClient } from 'crawlee-redis-queue';
 import { fingerprintTransform } from 'crawlee-scrapy-fingerprint';
+import type { Redis } from 'ioredis';
 import { stripTrackingParameters } from '../demo-site/tracking.js';
 import { maskUrl } from '../mask-credentials.js';
 import { isConnectionRefused } from './connection-failure.js';
@@ -14,6 +16,9 @@ export interface CrawlerSetup {
   queue: RequestQueue;
   counters: RunCounters;
   recordsFile: string;
+  /** `--results redis`: each record goes to this Redis dataset (the configuration's storage client must be
+   * {@link processLocalConfiguration} with `redisDatasets`) instead of `recordsFile`. */
+  resultsDataset?: string;
   concurrency: number;
   lockSecs: number;
   maxRequests?: number;
@@ -30,14 +35,16 @@ const NEVER = new Promise<never>(() => undefined);
 /**
  * A per-process Crawlee configuration: datasets and key-value stores in memory, nothing persisted, nothing purged
  * (the crawler statistics and session pool live in the default key-value store, and processes would overwrite each
- * other's state if it were shared).
+ * other's state if it were shared). With `redisDatasets` (`--results redis`), datasets live in Redis instead
+ * (crawlee-redis-queue's `RedisStorageClient` with `datasets: 'redis'`), shared by every worker; key-value stores
+ * stay in memory.
  */
-export function processLocalConfiguration(): Configuration {
-  return new Configuration({
-    storageClient: new MemoryStorage({ persistStorage: false, writeMetadata: false }),
-    persistStorage: false,
-    purgeOnStart: false,
-  });
+export function processLocalConfiguration(redisDatasets?: { redis: Redis; keyPrefix: string }): Configuration {
+  const local = new MemoryStorage({ persistStorage: false, writeMetadata: false });
+  const storageClient = redisDatasets
+    ? new RedisStorageClient({ ...redisDatasets, datasets: 'redis', localStorageClient: local, workerStats: false })
+    : local;
+  return new Configuration({ storageClient, persistStorage: false, purgeOnStart: false });
 }
 
 /** The URL as recorded: what was fetched, fragment dropped. */
@@ -90,10 +97,14 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
           worker,
           fingerprint: request.uniqueKey,
         };
-        // Written synchronously before the request is marked handled: a SIGKILL after this line leaves the record,
-        // and the page will be fetched again by another worker (that is the "fetched twice" count of the summary).
-        appendFileSync(recordsFile, `${JSON.stringify(record)}\n`);
-        await pushData(record);
+        // Written before the request is marked handled (the handler awaits it): a SIGKILL after this line leaves the
+        // record, and the page will be fetched again by another worker (the "fetched twice" count of the summary).
+        if (setup.resultsDataset !== undefined) {
+          await pushData(record, setup.resultsDataset); // one RPUSH into the Redis dataset every worker shares
+        } else {
+          appendFileSync(recordsFile, `${JSON.stringify(record)}\n`);
+          await pushData(record);
+        }
         await counters.add('pages', 1, worker);
       },
       async errorHandler({ request }, error) {

@@ -6,7 +6,7 @@ import {
   withDedup,
   type DedupStore,
 } from 'crawlee-bloom-dedup';
-import { openRedisRequestQueue, type RedisRequestQueue } from 'crawlee-redis-queue';
+import { openRedisRequestQueue, RedisStorageClient, type RedisRequestQueue } from 'crawlee-redis-queue';
 import { withScrapyFingerprint } from 'crawlee-scrapy-fingerprint';
 import type { Redis } from 'ioredis';
 import type { DedupMode } from '../options.js';
@@ -21,6 +21,9 @@ import { BLOOM_CAPACITY, BLOOM_ERROR_RATE } from './worker-config.js';
 export interface ComposedQueue<Q extends RequestQueue = RequestQueue> {
   queue: Q;
   store?: DedupStore;
+  /** The Redis queue's storage client: `close()` publishes the worker's last stats (state `stopped`, final
+   * counters) before the process exits; the connection passed in stays open. Unset on MemoryStorage. */
+  storageClient?: RedisStorageClient;
 }
 
 /**
@@ -37,15 +40,18 @@ export async function openSharedQueue(options: {
   config?: Configuration;
 }): Promise<ComposedQueue<RedisRequestQueue>> {
   const { redis, keyPrefix, queueName, dedup, dedupKey, lockSecs, config } = options;
-  const queue = await openRedisRequestQueue(queueName, { redis, keyPrefix, lockSecs, ...(config ? { config } : {}) });
+  // Worker stats every 2 s (default 15): `crawlee-redis workers`, `watch` and the dashboard follow a short demo
+  // crawl closely; one small script call per interval per worker.
+  const storageClient = new RedisStorageClient({ redis, keyPrefix, fastProlong: true, workerStats: { intervalSecs: 2 } });
+  const queue = await openRedisRequestQueue(queueName, { storageClient, lockSecs, ...(config ? { config } : {}) });
   withScrapyFingerprint(queue);
-  if (dedup === 'none') return { queue };
+  if (dedup === 'none') return { queue, storageClient };
   const store: DedupStore =
     dedup === 'bloom'
       ? new RedisBloomDedupStore({ redis, key: dedupKey, capacity: BLOOM_CAPACITY, errorRate: BLOOM_ERROR_RATE, recipe: 'scrapy' })
       : new RedisSetDedupStore({ redis, key: dedupKey });
   withDedup(queue, { store });
-  return { queue, store };
+  return { queue, store, storageClient };
 }
 
 /** The same composition on Crawlee's in-process MemoryStorage (the fallback when there is no Redis at all). */

@@ -1,4 +1,4 @@
-import type { DedupMode } from '../options.js';
+import type { DedupMode, ResultsMode } from '../options.js';
 
 /** Everything a worker process needs, passed from the coordinator as JSON in an environment variable (not argv:
  * `ps` shows every user the arguments, while the environment is readable only by the same user). */
@@ -13,8 +13,10 @@ export interface WorkerConfig {
   dedupKey: string;
   /** Redis hash with the fleet's counters. */
   countersKey: string;
-  /** JSON Lines file this worker appends one record per page to (survives a SIGKILL). */
+  /** JSON Lines file this worker appends one record per page to (survives a SIGKILL); unused with `results: 'redis'`. */
   recordsFile: string;
+  /** `redis`: push each record to the Redis dataset {@link WorkerConfig.queueName} instead of `recordsFile`. */
+  results: ResultsMode;
   concurrency: number;
   lockSecs: number;
   maxRequests?: number;

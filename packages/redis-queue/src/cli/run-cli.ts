@@ -17,7 +17,7 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
  */
 export function createProgram(io: CliIo): Command {
   const program = new Command('crawlee-redis')
-    .description('Operate crawlee-redis-queue fleets: queues, workers, seeds, dead letters, metrics.')
+    .description('Operate crawlee-redis-queue fleets: queues, workers, seeds, dead letters, metrics, the web dashboard, dataset export.')
     .version(PACKAGE_VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText(

@@ -1,8 +1,9 @@
 import { RedisQueueAdmin, type DeadLetter, type RedisQueueStats } from '../admin/redis-queue-admin.js';
+import type { CrawlStats } from '../stats/read-crawl-stats.js';
 import type { ConnectionHandle } from '../redis/connection.js';
 import { queueIndexKey } from '../redis/keys.js';
 import { redisMemoryBytes } from './redis-memory.js';
-import { workerRows, type WorkerRow, type WorkerSource } from './worker-rows.js';
+import { workerRows, type WorkerRow } from './worker-rows.js';
 
 /** Dead letters listed per queue (the newest); the card shows the full count from the stats. */
 const DEAD_LETTERS_SHOWN = 200;
@@ -24,10 +25,14 @@ export interface DeadLetterView {
 export interface QueueView {
   name: string;
   stats: RedisQueueStats;
-  /** Requests rejected as already seen, when worker stats count them; null when nothing in Redis counts them. */
-  dedupHits: number | null;
+  /** Adds rejected as already seen, crawl-wide: the queue's uniqueKey dedup (`crawl.alreadyPresent`) plus the
+   * enqueue filter's rejections (`crawl.dedupFiltered`), as the workers' stats publish them (0 before any did). */
+  dedupHits: number;
+  /** The crawl-wide counters the workers publish (`RedisQueueAdmin.crawlStats()`). */
+  crawl: CrawlStats;
   deadLetters: DeadLetterView[];
-  workers: { source: WorkerSource; rows: WorkerRow[] };
+  /** The workers that published stats (`RedisQueueAdmin.workers()`), alive first. */
+  workers: WorkerRow[];
 }
 
 /** What `GET /api/overview` returns. */
@@ -40,13 +45,6 @@ export interface Overview {
   /** Redis `used_memory` in bytes. */
   memoryBytes: number;
   queues: QueueView[];
-}
-
-function dedupHitsOf(stats: RedisQueueStats, rows: WorkerRow[]): number | null {
-  const own = (stats as unknown as { dedupHits?: unknown }).dedupHits;
-  if (typeof own === 'number') return own;
-  const counted = rows.map((row) => row.dedupHits).filter((value): value is number => typeof value === 'number');
-  return counted.length > 0 ? counted.reduce((a, b) => a + b, 0) : null;
 }
 
 /** The dashboard's reads and its one write, on one shared connection (one admin per queue, kept). */
@@ -81,13 +79,14 @@ export class DashboardApi {
 
   private async queue(name: string): Promise<QueueView> {
     const admin = this.admin(name);
-    const [stats, letters, workers] = await this.connection.run(() =>
-      Promise.all([admin.stats(), admin.listDeadLetters(), workerRows(admin, this.connection.redis, name)]),
+    const [stats, letters, workers, crawl] = await this.connection.run(() =>
+      Promise.all([admin.stats(), admin.listDeadLetters(), workerRows(admin), admin.crawlStats()]),
     );
     return {
       name,
       stats,
-      dedupHits: dedupHitsOf(stats, workers.rows),
+      dedupHits: crawl.alreadyPresent + (crawl.dedupFiltered ?? 0),
+      crawl,
       deadLetters: letters.slice(-DEAD_LETTERS_SHOWN).reverse().map((letter) => ({
         id: letter.id,
         source: letter.source,

@@ -6,7 +6,8 @@ import { workerStatsKeys } from './worker-stats-keys.js';
 export interface WorkerInfo {
   /** Worker id: `<host>:<pid>:<random>`, one per queue client (Crawlee `RequestQueue` instance). */
   id: string;
-  /** `alive`: published within its TTL; `stopped`: closed cleanly (its last record stays until the TTL ends);
+  /** `alive`: published within its TTL; `stopped`: closed cleanly (its last record stays for the retention time,
+   * `deadRetentionSecs`, default 600 s);
    * `dead`: silent longer than its TTL (killed, hung or cut off); `unreadable`: the record is not a stats hash. */
   state: 'alive' | 'stopped' | 'dead' | 'unreadable';
   /** Host name of the worker's machine (empty once dead: the record expired). */
@@ -77,7 +78,8 @@ export async function readWorkers(redis: RedisConnection, keys: Pick<QueueKeys, 
     }
     const seen = num(record.lastSeen) || lastSeen;
     const ttlMs = num(record.ttlMs);
-    const expired = ttlMs > 0 && now - seen > ttlMs;
+    // A stopped worker published its last record on purpose: it is not judged by its TTL (it expires by itself).
+    const expired = record.state !== 'stopped' && ttlMs > 0 && now - seen > ttlMs;
     workers.push({
       ...base,
       state: expired ? 'dead' : record.state === 'stopped' ? 'stopped' : 'alive',

@@ -139,7 +139,9 @@ export class WorkerStatsPublisher implements WorkerStatsRecorder {
       const [, startedAt] = await source.connection.run(() =>
         runPublishScript(source.connection.redis, [this.keys.workers, this.keys.worker(this.workerId), this.keys.crawl], [
           this.workerId,
-          settings.ttlMs,
+          // A stopped worker's last record is kept as long as its id stays listed (the retention), so a finished
+          // fleet shows as stopped with its final counters instead of turning "dead" one TTL after the end.
+          state === 'stopped' ? settings.retentionMs : settings.ttlMs,
           settings.retentionMs,
           String(Math.trunc(source.clockOffsetMs())),
           this.startedAt,

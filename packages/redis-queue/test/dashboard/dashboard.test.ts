@@ -1,7 +1,11 @@
 // The dashboard in a real browser (Debian's chromium through playwright-core) while two worker processes crawl a
 // real Redis queue: the numbers on the page agree with RedisQueueAdmin, a dead letter made by the workers themselves
-// shows with its reason, and its Requeue button moves it back into the queue. Saves docs/dashboard.png.
-import { mkdirSync } from 'node:fs';
+// shows with its reason, and its Requeue button moves it back into the queue; dedup hits and the worker table
+// agree with the worker stats in Redis. The screenshot goes to a temp folder, or with UPDATE_SCREENSHOTS=1 to
+// docs/dashboard.png (the one the README shows), so `npm test` leaves the tree clean.
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { startRedisServer } from '@crawlee-distributed/test-utils';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +16,10 @@ import type { RedisQueueStats } from '../../src/admin/redis-queue-admin.js';
 import { createScenario, type Scenario } from '../multiprocess/scenario.js';
 
 const MAX = 500;
-const SCREENSHOT = fileURLToPath(new URL('../../docs/dashboard.png', import.meta.url));
+const SCREENSHOT =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../docs/dashboard.png', import.meta.url))
+    : join(mkdtempSync(join(tmpdir(), 'dashboard-')), 'dashboard.png');
 const JUNK_ID = 'junk-entry-1';
 
 let browser: Browser;
@@ -46,13 +53,31 @@ async function shown(): Promise<Record<keyof RedisQueueStats, number>> {
   return { total: await read('total'), pending: await read('pending'), locked: await read('locked'), handled: await read('handled'), deadLetters: await read('deadLetters') };
 }
 
+/** The dedup hits the page shows. */
+const shownDedupHits = async () => Number(await card().locator('[data-stat="dedupHits"]').textContent());
+
+/** The worker table: state and handled count by worker id. */
+async function shownWorkers(): Promise<Record<string, { state: string; handled: number }>> {
+  const rows = await card().locator('tr[data-worker]').evaluateAll((trs) =>
+    trs.map((tr) => [tr.getAttribute('data-worker'), tr.getAttribute('data-state'), tr.querySelector('[data-field="handled"]')?.textContent]),
+  );
+  return Object.fromEntries(rows.map(([id, state, handled]) => [id!, { state: state!, handled: Number(handled) }]));
+}
+
 /** Waits for a poll whose snapshot was taken after `since` (ms). */
 async function freshPoll(since: number): Promise<void> {
   await page.waitForFunction((t) => Date.parse(document.getElementById('status')?.dataset.at ?? '') > t, since, { timeout: 15_000 });
 }
 
 it('shows live counts that match Redis, the worker table, and requeues a dead letter with one click', { timeout: 150_000 }, async () => {
-  scenario = createScenario(inject('redisUrl'), { queueName: 'shop-products', max: MAX, handlerMs: 120, concurrency: 2 });
+  scenario = createScenario(inject('redisUrl'), {
+    queueName: 'shop-products',
+    max: MAX,
+    handlerMs: 120,
+    concurrency: 2,
+    // Publishes twice a second; a stopped worker's record stays a minute (the test reads it after the crawl).
+    queueOptions: { workerStats: { intervalSecs: 0.5, ttlSecs: 60 } },
+  });
   let failed = true;
   try {
     dashboard = await startDashboard({ redis: scenario.config.redisUrl, keyPrefix: scenario.config.keyPrefix, port: 0 });
@@ -73,24 +98,33 @@ it('shows live counts that match Redis, the worker table, and requeues a dead le
     // While the crawl runs: the page's numbers lie between two Redis reads around its poll (handled and total
     // only grow during a crawl), and the dead letter shows with its reason.
     const before = await admin.stats();
+    const crawlBefore = await admin.crawlStats();
     const t0 = Date.now();
     await freshPoll(t0);
     const live = await shown();
+    const liveDedup = await shownDedupHits();
     const after = await admin.stats();
+    const crawlAfter = await admin.crawlStats();
     expect(after.handled).toBeLessThan(MAX); // still crawling
     expect(live.handled).toBeGreaterThanOrEqual(before.handled);
     expect(live.handled).toBeLessThanOrEqual(after.handled);
     expect(live.total).toBeGreaterThanOrEqual(before.total);
     expect(live.total).toBeLessThanOrEqual(after.total);
     expect(live.deadLetters).toBe(1);
+    // Dedup hits are the workers' crawl-wide counters (every worker seeds request 1, the graph adds duplicates).
+    expect(liveDedup).toBeGreaterThanOrEqual(crawlBefore.alreadyPresent + (crawlBefore.dedupFiltered ?? 0));
+    expect(liveDedup).toBeLessThanOrEqual(crawlAfter.alreadyPresent + (crawlAfter.dedupFiltered ?? 0));
     const row = card().locator(`tr[data-dead-letter="${JUNK_ID}"]`);
     await expect.poll(() => row.locator('td.reason').textContent()).toMatch(/\S/);
-    // Workers hold locks while they crawl: the worker table lists their lock owners.
-    await page.waitForSelector(`[data-queue="${scenario.config.queueName}"] tr[data-worker]`, { timeout: 15_000 });
+    // The worker table lists both workers from their published stats, alive while they crawl.
+    await expect
+      .poll(async () => Object.values(await shownWorkers()).filter((w) => w.state === 'alive').length, { timeout: 15_000 })
+      .toBe(2);
+    expect(Object.keys(await shownWorkers()).sort()).toEqual((await admin.workers()).map((w) => w.id).sort());
     await page.waitForFunction(() => Number(document.querySelector('[data-stat="rate"]')?.textContent) > 0, undefined, { timeout: 15_000 });
     // A few polls of history make the charts worth a screenshot.
     await page.waitForFunction((name) => Number(document.querySelector(`[data-queue="${name}"]`)?.getAttribute('data-points')) >= 7, scenario.config.queueName, { timeout: 20_000 });
-    mkdirSync(fileURLToPath(new URL('../../docs/', import.meta.url)), { recursive: true });
+    mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
     // After the crawl: the page shows exactly what Redis has.
@@ -100,6 +134,15 @@ it('shows live counts that match Redis, the worker table, and requeues a dead le
     expect(done).toEqual({ total: MAX, pending: 0, locked: 0, handled: MAX, deadLetters: 1 });
     await freshPoll(Date.now());
     expect(await shown()).toEqual(done);
+    // The page shows exactly the counters and worker records in Redis (the workers exit without a last publish,
+    // so their records stay alive until their TTL).
+    const crawl = await admin.crawlStats();
+    expect(crawl.alreadyPresent).toBeGreaterThan(0);
+    expect(await shownDedupHits()).toBe(crawl.alreadyPresent + (crawl.dedupFiltered ?? 0));
+    const workers = await admin.workers();
+    expect(workers).toHaveLength(2);
+    expect(await shownWorkers()).toEqual(Object.fromEntries(workers.map((w) => [w.id, { state: w.state, handled: w.handled }])));
+    expect(workers.reduce((sum, w) => sum + w.handled, 0)).toBeGreaterThan(0);
 
     // Requeue: the row goes, the entry is pending in the queue again, and the page follows.
     await row.locator('button.requeue').click();

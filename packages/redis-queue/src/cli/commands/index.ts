@@ -1,6 +1,8 @@
 import type { CliCommandModule } from '../define-command.js';
+import { dashboardCommand } from './dashboard.js';
 import { deadLettersCommand } from './dead-letters.js';
 import { dropCommand } from './drop.js';
+import { exportCommand } from './export.js';
 import { failedCommand } from './failed.js';
 import { forgetCommand } from './forget.js';
 import { lsCommand } from './ls.js';
@@ -14,8 +16,7 @@ import { workersCommand } from './workers.js';
 
 /**
  * Every `crawlee-redis` command, in the order `--help` lists them. A new command is one file in this folder built
- * with `defineCliCommand` (see define-command.ts) and one entry here, e.g. `dashboard` (calling
- * `startDashboard(options)` of src/dashboard/) and `export` (calling `exportDataset(options)` of src/dataset/).
+ * with `defineCliCommand` (see define-command.ts) and one entry here.
  */
 export const COMMANDS: readonly CliCommandModule[] = [
   lsCommand,
@@ -30,6 +31,6 @@ export const COMMANDS: readonly CliCommandModule[] = [
   purgeCommand,
   dropCommand,
   metricsCommand,
-  // dashboardCommand, (src/cli/commands/dashboard.ts → startDashboard of src/dashboard/)
-  // exportCommand,    (src/cli/commands/export.ts → exportDataset of src/dataset/)
+  dashboardCommand,
+  exportCommand,
 ];

@@ -38,7 +38,8 @@ function chart(target, series, height = 160, xSpace = 60) {
     width, height,
     legend: { live: false },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true } },
+    // Counts and memory read best from zero (a flat line near the top of a tight range looks like a big change).
+    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
     axes: [{ stroke: '#6b7385', grid: { stroke: '#eef1f6' }, space: xSpace }, { stroke: '#6b7385', grid: { stroke: '#eef1f6' }, size: 56 }],
     series: [{}, ...series.map(([label, color]) => ({ label, stroke: color, width: 2, fill: `${color}14`, points: { show: false } }))],
   }, [[], ...series.map(() => [])], target);
@@ -79,22 +80,38 @@ function createQueueCard(name) {
   return entry;
 }
 
-function table(columns, rows, render) {
-  const head = el('tr', {}, ...columns.map((c) => el('th', { text: c })));
+function table(columns, rows, render, numeric = []) {
+  const head = el('tr', {}, ...columns.map((c) => el('th', { class: numeric.includes(c) ? 'num' : '', text: c })));
   return el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows.map(render)));
 }
 
-function renderWorkers(entry, workers) {
+function age(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+function renderWorkers(entry, workers, at) {
   const target = entry.card.querySelector('[data-table="workers"]');
-  entry.card.querySelector('[data-worker-source]').textContent =
-    workers.source === 'lock-owners' ? '(lock owners right now; worker stats not in Redis)' : '(worker stats)';
-  if (workers.rows.length === 0) {
-    target.replaceChildren(el('div', { class: 'none', text: workers.source === 'lock-owners' ? 'No worker holds a lock.' : 'No worker reported.' }));
+  const alive = workers.filter((w) => w.state === 'alive').length;
+  entry.card.querySelector('[data-worker-source]').textContent = `(${alive} alive of ${workers.length}, from worker stats)`;
+  if (workers.length === 0) {
+    target.replaceChildren(el('div', { class: 'none', text: 'No worker has published stats yet (workers publish from their first lock on).' }));
     return;
   }
-  const columns = [...new Set(workers.rows.flatMap((row) => Object.keys(row)))];
-  target.replaceChildren(table(columns, workers.rows, (row) =>
-    el('tr', { 'data-worker': String(row[columns[0]]) }, ...columns.map((c) => el('td', { class: typeof row[c] === 'number' ? '' : 'mono', text: row[c] === undefined || row[c] === null ? '' : String(row[c]) })))));
+  const columns = ['Worker', 'State', 'Handled', 'Failed', 'Retried', 'Locks', 'Req/s', 'Up', 'Last seen'];
+  target.replaceChildren(table(columns, workers, (w) =>
+    el('tr', { 'data-worker': w.id, 'data-state': w.state },
+      el('td', { class: 'mono', text: w.id }),
+      el('td', {}, el('span', { class: `state ${w.state}`, text: w.state })),
+      el('td', { class: 'num', 'data-field': 'handled', text: String(w.handled) }),
+      el('td', { class: 'num', 'data-field': 'failed', text: String(w.failed) }),
+      el('td', { class: 'num', 'data-field': 'retried', text: String(w.retried) }),
+      el('td', { class: 'num', 'data-field': 'locks', text: String(w.locks) }),
+      el('td', { class: 'num', text: w.rate.toFixed(1) }),
+      el('td', { text: w.startedAt ? age(Date.parse(w.lastSeen) - Date.parse(w.startedAt)) : '–' }),
+      el('td', { text: `${age(at - Date.parse(w.lastSeen))} ago` })), ['Handled', 'Failed', 'Retried', 'Locks', 'Req/s']));
 }
 
 async function requeue(queue, id, button) {
@@ -135,7 +152,7 @@ function renderQueue(queue, at) {
   const prev = entry.last;
   const rate = prev && t > prev.t ? Math.max(0, (queue.stats.handled - prev.handled) / (t - prev.t)) : 0;
   entry.last = { t, handled: queue.stats.handled };
-  const values = { ...queue.stats, rate: rate.toFixed(1), dedupHits: queue.dedupHits ?? 'n/a' };
+  const values = { ...queue.stats, rate: rate.toFixed(1), dedupHits: queue.dedupHits };
   for (const [key] of STATS) entry.card.querySelector(`[data-stat="${key}"]`).textContent = String(values[key]);
   const s = entry.series;
   push(s.t, t); push(s.pending, queue.stats.pending); push(s.handled, queue.stats.handled); push(s.rate, rate);
@@ -144,7 +161,7 @@ function renderQueue(queue, at) {
   entry.charts.requests.setData([s.t, s.pending, s.handled]);
   entry.charts.rate.setData([s.t, s.rate]);
   entry.charts.problems.setData([s.t, s.dead, s.dedup]);
-  renderWorkers(entry, queue.workers);
+  renderWorkers(entry, queue.workers, at);
   renderDeadLetters(entry, queue);
 }
 
