@@ -52,6 +52,8 @@ export interface DeadLetter {
   source: 'queue' | 'feed';
   /** When it was moved (Redis time). */
   at: Date;
+  /** For a request dead-lettered by `maxStalls`: how many times its lock expired while it was being processed. */
+  stalls?: number;
 }
 
 /** Options of {@link RedisQueueAdmin.requeueDeadLetters}. */
@@ -128,12 +130,12 @@ export class RedisQueueAdmin {
   /** Removes every request, lock and dead letter and resets the counters; the queue itself stays.
    * @returns the number of requests removed */
   async purge(): Promise<number> {
-    return Number(await this.scripts.run('purgeQueue', ['0', '0']));
+    return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.stalls] }));
   }
 
   /** Deletes the queue entirely (requests, dead letters, metadata). The start-URL feed list is left alone. */
   async drop(): Promise<void> {
-    await this.scripts.run('purgeQueue', ['0', '1']);
+    await this.scripts.run('purgeQueue', ['0', '1'], { extraKeys: [this.keys.stalls] });
     await this.connection.run(() => this.redis.srem(queueIndexKey(this.keyPrefix), this.name));
   }
 
@@ -148,7 +150,7 @@ export class RedisQueueAdmin {
     );
     const letters: DeadLetter[] = [];
     for (const [id, raw] of Object.entries(raws)) {
-      let info: { reason?: string; source?: string; at?: number } = {};
+      let info: { reason?: string; source?: string; at?: number; stalls?: number } = {};
       try {
         info = JSON.parse(infos[id] ?? '{}') as typeof info;
       } catch {
@@ -160,6 +162,7 @@ export class RedisQueueAdmin {
         reason: info.reason ?? 'unknown',
         source: info.source === 'feed' ? 'feed' : 'queue',
         at: new Date(info.at ?? 0),
+        ...(typeof info.stalls === 'number' ? { stalls: info.stalls } : {}),
       });
     }
     return letters.sort((a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id));
@@ -199,7 +202,7 @@ export class RedisQueueAdmin {
         continue;
       }
       if (id.startsWith('feed-')) id = requestIdOf(id);
-      const code = Number(await this.scripts.run('requeueDeadLetter', [letter.id, id, bytes, '0']));
+      const code = Number(await this.scripts.run('requeueDeadLetter', [letter.id, id, bytes, '0'], { extraKeys: [this.keys.stalls] }));
       if (code === REQUEUED) requeued++;
       else skipped++;
     }
@@ -260,7 +263,7 @@ export class RedisQueueAdmin {
     const forgotten: string[] = [];
     const missing: string[] = [];
     for (const uniqueKey of uniqueKeys) {
-      const found = Number(await this.scripts.run('deleteRequest', [requestIdOf(uniqueKey), '0'])) === 1;
+      const found = Number(await this.scripts.run('deleteRequest', [requestIdOf(uniqueKey), '0'], { extraKeys: [this.keys.stalls] })) === 1;
       (found ? forgotten : missing).push(uniqueKey);
     }
     return { forgotten, missing };

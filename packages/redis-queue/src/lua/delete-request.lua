@@ -1,7 +1,8 @@
 --[[
   Deletes one request from the queue (data, order, lock) and moves the counters.
 
-  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua)
+  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua),
+  KEYS[9] stalls (see list-and-lock-head.lua)
 
   ARGV[1] request id
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
@@ -14,5 +15,6 @@ local now = redisNowMs(ARGV[2])
 local id = ARGV[1]
 if redis.call('HDEL', KEYS[2], id) == 0 then return 0 end
 unindexRequest(id)
+redis.call('HDEL', KEYS[9], id)
 redis.call('HSET', KEYS[1], 'modifiedAt', now)
 return 1

@@ -2,7 +2,7 @@
   Removes every request, lock and dead letter of a queue and resets its counters; keeps the queue's identity
   (id, name, createdAt). Explicit admin action only: Crawlee's purgeOnStart never reaches it.
 
-  KEYS[1..8] as in add-requests.lua
+  KEYS[1..8] as in add-requests.lua, KEYS[9] stalls (see list-and-lock-head.lua)
 
   ARGV[1] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   ARGV[2] '1' to delete the metadata too (drop), '0' to keep it (purge)
@@ -12,7 +12,7 @@
 --- @include "redis-time"
 local now = redisNowMs(ARGV[1])
 local total = redis.call('HLEN', KEYS[2])
-redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
+redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
 if ARGV[2] == '1' then
   redis.call('UNLINK', KEYS[1])
 else

@@ -19,8 +19,11 @@ export interface QueueKeys {
   readonly owner: string;
   /** HASH: dead-letter id → raw bytes of an entry that could not be read. */
   readonly dead: string;
-  /** HASH: dead-letter id → JSON `{ reason, source, at }`. */
+  /** HASH: dead-letter id → JSON `{ reason, source, at, stalls? }`. */
   readonly deadInfo: string;
+  /** HASH: request id → lock expiries counted while it was being processed (the `maxStalls` option); passed after
+   * the eight as KEYS[9] to the scripts that count, reset or drop them. */
+  readonly stalls: string;
   /** The eight keys in the order every queue script expects (KEYS[1..8]). */
   readonly all: readonly string[];
 }
@@ -66,6 +69,7 @@ export function queueKeys(keyPrefix: string, queueId: string): QueueKeys {
     owner: k('owner'),
     dead: k('dead'),
     deadInfo: k('deadinfo'),
+    stalls: k('stalls'),
   };
   return { ...keys, all: [keys.meta, keys.data, keys.pending, keys.avail, keys.locks, keys.owner, keys.dead, keys.deadInfo] };
 }
