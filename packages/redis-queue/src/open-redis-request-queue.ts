@@ -2,7 +2,7 @@ import { log } from 'crawlee';
 import type { Configuration } from 'crawlee';
 import { InvalidOptionsError } from './errors/invalid-options-error.js';
 import { lockMsOf } from './queue/lock-secs.js';
-import { numberOption } from './storage/option-ranges.js';
+import { numberOption } from './options/option-ranges.js';
 import { RedisRequestQueue } from './storage/redis-request-queue.js';
 import { RedisStorageClient, type RedisStorageClientOptions, type StartUrlFeedOptions } from './storage/redis-storage-client.js';
 

@@ -1,6 +1,7 @@
 import type { RedisOptions } from 'ioredis';
 import { encodeRequest, requestIdOf } from '../queue/request-codec.js';
 import { ConnectionHandle, isCluster, type RedisConnection, type RedisConnectionOption } from '../redis/connection.js';
+import { numberOption } from '../options/option-ranges.js';
 import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { QueueScripts } from '../queue/queue-scripts.js';
 import { REQUEUED } from '../queue/reply-codes.js';
@@ -16,7 +17,7 @@ export interface RedisQueueAdminOptions {
   /** Extra ioredis options for a connection created from a URL. */
   redisOptions?: RedisOptions;
   /** Seconds the first connect of a connection created from a URL may take before an operation rejects with
-   * {@link RedisUnreachableError}. @defaultValue 10 */
+   * {@link RedisUnreachableError}; 0.001 to 3600. @defaultValue 10 */
   connectTimeoutSecs?: number;
   /** Key prefix the workers use. @defaultValue 'crawlee' */
   keyPrefix?: string;
@@ -96,6 +97,7 @@ export class RedisQueueAdmin {
     this.name = options.name;
     this.keys = queueKeys(this.keyPrefix, options.name);
     this.startUrlsKey = options.startUrlsKey ?? defaultStartUrlsKey(options.name);
+    numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
     this.redis = this.connection.redis;
     this.scripts = new QueueScripts(this.connection, this.keys, options.name);
@@ -216,11 +218,12 @@ export class RedisQueueAdmin {
    * stopped (closed cleanly) and dead (silent longer than their TTL) ones. Ids of workers dead for longer than
    * `retentionSecs` are pruned on this read. O(workers).
    *
-   * @param options - `retentionSecs`: how long a dead worker stays listed (default 600)
+   * @param options - `retentionSecs`: how long a dead worker stays listed, 0 to 2,592,000 (default 600)
+   * @throws {@link InvalidOptionsError} for a retentionSecs outside that range
    * @returns the workers, alive first, then newest first
    */
   async workers(options: { retentionSecs?: number } = {}): Promise<WorkerInfo[]> {
-    const retentionMs = (options.retentionSecs ?? 600) * 1000;
+    const retentionMs = numberOption('retentionSecs', options.retentionSecs) * 1000;
     return this.connection.run(() => readWorkers(this.redis, this.keys, retentionMs));
   }
 

@@ -59,7 +59,7 @@ export function encodeRequest(
   if (request.id !== undefined && request.id !== null && request.id !== id) {
     throw new InvalidRequestError(`request id ${JSON.stringify(request.id)} does not match its uniqueKey ${JSON.stringify(uniqueKey)} (expected ${id})`);
   }
-  const problem = requestProblem(request as Record<string, unknown>);
+  const problem = requestProblem(request);
   if (problem) throw new InvalidRequestError(`request ${url} is not a valid Crawlee request: ${problem}; fix that field before adding it`);
   let json: string;
   try {

@@ -16,7 +16,7 @@ import { RedisDatasetClient } from '../dataset/redis-dataset-client.js';
 import { RedisDatasetCollectionClient } from '../dataset/redis-dataset-collection-client.js';
 import { workerStatsSettings, type WorkerStatsOptions } from '../stats/worker-stats-options.js';
 import { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
-import { integerOption, numberOption } from './option-ranges.js';
+import { integerOption, numberOption } from '../options/option-ranges.js';
 
 /** Options of the start-URL feed (a scrapy-redis `<name>:start_urls` list drained into the queue by idle workers). */
 export interface StartUrlFeedOptions {

@@ -1,8 +1,8 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 
 /**
- * The documented range of every numeric option of the storage client and `openRedisRequestQueue` (the README's
- * options table lists the same numbers). Checked up front, before any connection or key exists, so a bad value is
+ * The documented range of every numeric option of crawlee-redis-queue (the README's table of ranges lists the same
+ * numbers). Checked up front, before any connection or key exists, so a bad value is
  * an {@link InvalidOptionsError} and nothing is written (a huge batch would otherwise overflow the stack inside
  * ioredis; NaN or Infinity would reach the Lua scripts).
  */
@@ -14,6 +14,14 @@ export const OPTION_RANGES = {
   connectTimeoutSecs: { min: 0.001, max: 3600, default: 10 },
   requestHandlerTimeoutSecs: { min: 0.001, max: 30 * 24 * 3600, default: 60 },
   clockOffsetMs: { min: -(2 ** 40), max: 2 ** 40, default: 0 },
+  // Node timers hold at most 2^31 - 1 ms; a longer interval silently becomes 1 ms.
+  'workerStats.intervalSecs': { min: 0.1, max: 86_400, default: 15 },
+  'workerStats.ttlSecs': { min: 0.1, max: 7 * 86_400, default: 45 },
+  'workerStats.deadRetentionSecs': { min: 0, max: 30 * 86_400, default: 600 },
+  retentionSecs: { min: 0, max: 30 * 86_400, default: 600 },
+  port: { min: 0, max: 65_535, default: 8370 },
+  cacheMs: { min: 0, max: 3_600_000, default: 1000 },
+  chunkSize: { min: 1, max: 100_000, default: 1000 },
 } as const;
 
 /** The name of an option with a documented range. */
