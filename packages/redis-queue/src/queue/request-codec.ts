@@ -122,6 +122,10 @@ export function decodeRequest(raw: string | Buffer, id: string): DecodedRequest 
   // must not reach a worker, or it terminates every worker that takes the entry.
   const problem = requestProblem(request);
   if (problem) return { ok: false, reason: `not a valid Crawlee request: ${problem}` };
+  // Crawlee caches a request under getRequestId(uniqueKey) and the next update is stored under that id: an entry kept
+  // under another id could never be marked handled where it lives.
+  const expected = requestIdOf(request.uniqueKey);
+  if (expected !== id) return { ok: false, reason: `stored under id ${id}, but its uniqueKey's request id is ${expected}` };
   request.id = id;
   return { ok: true, request: request as DecodedRequest & { id: string; url: string; uniqueKey: string } & Record<string, unknown> };
 }

@@ -39,7 +39,7 @@ async function scriptCalls(work: () => Promise<void>): Promise<number> {
   return calls;
 }
 
-async function open(prefix: string, clientKey: string, options: { fastProlong?: boolean } = {}) {
+async function open(prefix: string, clientKey: string, options: { fastProlong?: boolean; maxStalls?: number } = {}) {
   const redis = new Redis(server.url);
   connections.push(redis);
   const storage = new RedisStorageClient({ redis, keyPrefix: prefix, ...options });

@@ -86,6 +86,11 @@ describe('valid JSON that is not a valid request', () => {
       ids[requestIdOf(String(entry.uniqueKey))] = name;
       await world.redis.eval(WRITE_RAW_ENTRY, 4, meta, data, pending, avail, requestIdOf(String(entry.uniqueKey)), JSON.stringify(entry));
     }
+    // A valid request stored under an id that is not its uniqueKey's (Crawlee would update it under another id).
+    const misplaced = { url: `${site}/bad/misplaced`, uniqueKey: `${site}/bad/misplaced` };
+    ids['misplaced-id-000'] = 'misplacedId';
+    broken.misplacedId = misplaced;
+    await world.redis.eval(WRITE_RAW_ENTRY, 4, meta, data, pending, avail, 'misplaced-id-000', JSON.stringify(misplaced));
     await world.redis.rpush(feedKey, ...BROKEN_FEED_ITEMS, `${site}/p/40`);
 
     const visits = new Map<string, number>();
@@ -120,7 +125,7 @@ describe('valid JSON that is not a valid request', () => {
     const queueLetters = letters.filter((l) => l.source === 'queue');
     expect(queueLetters.map((l) => ids[l.id]).sort()).toEqual(Object.keys(broken).sort());
     for (const letter of queueLetters) {
-      expect(letter.reason, ids[letter.id]).toMatch(/^not a valid Crawlee request: .*("\w+"|payload)/);
+      expect(letter.reason, ids[letter.id]).toMatch(/^not a valid Crawlee request: .*("\w+"|payload)|^stored under id/);
       expect(JSON.parse(letter.raw.toString()), ids[letter.id]).toEqual(broken[ids[letter.id]!]);
     }
     const feedLetters = letters.filter((l) => l.source === 'feed');
