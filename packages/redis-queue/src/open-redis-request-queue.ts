@@ -2,15 +2,16 @@ import { log } from 'crawlee';
 import type { Configuration } from 'crawlee';
 import { InvalidOptionsError } from './errors/invalid-options-error.js';
 import { lockMsOf } from './queue/lock-secs.js';
+import { numberOption } from './options/option-ranges.js';
 import { RedisRequestQueue } from './storage/redis-request-queue.js';
 import { RedisStorageClient, type RedisStorageClientOptions, type StartUrlFeedOptions } from './storage/redis-storage-client.js';
 
 /** Options of {@link openRedisRequestQueue}. */
 export interface OpenRedisRequestQueueOptions extends Omit<RedisStorageClientOptions, 'startUrls'> {
   /** The crawler's `requestHandlerTimeoutSecs`; the lock time becomes `max(requestHandlerTimeoutSecs + 5, 60)`, as
-   * Crawlee's BasicCrawler computes it. @defaultValue 60 */
+   * Crawlee's BasicCrawler computes it. 0.001 to 2,592,000 (30 days). @defaultValue 60 */
   requestHandlerTimeoutSecs?: number;
-  /** Lock time in seconds; overrides the one derived from `requestHandlerTimeoutSecs`. */
+  /** Lock time in seconds, 0.001 to 2,592,000 (30 days); overrides the one derived from `requestHandlerTimeoutSecs`. */
   lockSecs?: number;
   /** Drain a scrapy-redis start-URL feed into the queue: a key, or `true` for `<name>:start_urls` (or give
    * `startUrls.keys` for several keys in priority order). */
@@ -54,10 +55,8 @@ export async function openRedisRequestQueue(name: string, options: OpenRedisRequ
   }
   const { requestHandlerTimeoutSecs, lockSecs, startUrlsKey, startUrls, storageClient: given, config, fastProlong = true, ...clientOptions } = options;
   if (lockSecs !== undefined) lockMsOf('lockSecs', lockSecs);
-  if (requestHandlerTimeoutSecs !== undefined && !(typeof requestHandlerTimeoutSecs === 'number' && Number.isFinite(requestHandlerTimeoutSecs) && requestHandlerTimeoutSecs > 0)) {
-    throw new InvalidOptionsError(`requestHandlerTimeoutSecs must be a positive finite number of seconds (got ${String(requestHandlerTimeoutSecs)})`);
-  }
-  const requestLockSecs = lockSecs ?? Math.max((requestHandlerTimeoutSecs ?? 60) + 5, 60);
+  const handlerSecs = numberOption('requestHandlerTimeoutSecs', requestHandlerTimeoutSecs);
+  const requestLockSecs = lockSecs ?? Math.max(handlerSecs + 5, 60);
   lockMsOf('the lock time derived from requestHandlerTimeoutSecs (+5 s)', requestLockSecs);
   const feed =
     startUrlsKey === undefined && startUrls?.keys === undefined ? undefined : { ...startUrls, key: startUrlsKey === true ? undefined : startUrlsKey };

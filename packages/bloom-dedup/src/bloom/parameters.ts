@@ -50,7 +50,7 @@ export interface BloomSizing {
 export function validateMaxFilterBytes(maxFilterBytes: unknown): void {
   if (maxFilterBytes === undefined) return;
   if (typeof maxFilterBytes !== 'number' || Number.isNaN(maxFilterBytes) || maxFilterBytes <= 0) {
-    throw new InvalidDedupOptionsError(`maxFilterBytes must be a positive number of bytes, got ${JSON.stringify(maxFilterBytes) ?? typeof maxFilterBytes}`);
+    throw new InvalidDedupOptionsError(`maxFilterBytes must be a positive number of bytes (Infinity: no limit), got ${typeof maxFilterBytes === 'bigint' ? `${maxFilterBytes}n` : String(maxFilterBytes)}`);
   }
 }
 

@@ -77,7 +77,8 @@ export class MemoryBloomDedupStore implements DedupStore {
    */
   constructor(options: MemoryBloomDedupStoreOptions) {
     this.options = options;
-    const maxFilterBytes = options?.maxFilterBytes ?? DEFAULT_MAX_MEMORY_FILTER_BYTES;
+    // Only undefined means "the default": a null is a bad value, not a missing one.
+    const maxFilterBytes = options?.maxFilterBytes === undefined ? DEFAULT_MAX_MEMORY_FILTER_BYTES : options.maxFilterBytes;
     if (typeof maxFilterBytes !== 'number' || !(maxFilterBytes > 0 && maxFilterBytes <= MAX_MEMORY_BITS / 8)) {
       throw new InvalidDedupOptionsError(
         `maxFilterBytes must be a positive number of at most 4 GiB (one Uint8Array), got ${String(maxFilterBytes)}; ` +

@@ -39,7 +39,7 @@ export interface RedisBloomDedupStoreOptions {
   recipe?: string;
   /** Allocate every block's full string when opening (predictable memory). @defaultValue true */
   preallocate?: boolean;
-  /** Keys per script call; larger batches are split. @defaultValue 5000 */
+  /** Keys per script call; larger batches are split. 1 to 50,000. @defaultValue 5000 */
   maxBatch?: number;
   /**
    * Bound on the first connection when `redis` is a URL, in seconds: a refused or silent Redis rejects `open()` (and

@@ -12,7 +12,7 @@ export interface RedisSetDedupStoreOptions {
   redis: RedisConnection | string;
   /** The set's key, e.g. scrapy-redis's `'<spider>:dupefilter'`, to share one seen-set with a scrapy-redis fleet. */
   key: string;
-  /** Members per script call; larger batches are split. @defaultValue 5000 */
+  /** Members per script call; larger batches are split. 1 to 50,000. @defaultValue 5000 */
   maxBatch?: number;
   /**
    * Bound on the first connection when `redis` is a URL, in seconds: a refused or silent Redis rejects `open()` (and

@@ -1,5 +1,8 @@
 import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
 
+/** Largest `maxBatch` accepted (keys per script call). */
+export const MAX_BATCH = 50_000;
+
 /** The options every Redis store shares, checked the same way before anything touches Redis. */
 interface CommonRedisStoreOptions {
   key: string;
@@ -17,8 +20,9 @@ export function validateRedisStoreOptions(options: CommonRedisStoreOptions): voi
     throw new InvalidDedupOptionsError('key must be a non-empty string');
   }
   if (options.redis === undefined || options.redis === null) throw new InvalidDedupOptionsError('redis is required');
-  if (options.maxBatch !== undefined && (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1)) {
-    throw new InvalidDedupOptionsError(`maxBatch must be a positive integer, got ${String(options.maxBatch)}`);
+  // Bounded above: one script call carries the whole batch, and a huge one overflows the stack inside ioredis.
+  if (options.maxBatch !== undefined && (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1 || options.maxBatch > MAX_BATCH)) {
+    throw new InvalidDedupOptionsError(`maxBatch must be a whole number from 1 to ${MAX_BATCH}, got ${String(options.maxBatch)}; the default is 5000`);
   }
   if (
     options.connectTimeoutSecs !== undefined &&

@@ -1,6 +1,7 @@
 import type { RedisOptions } from 'ioredis';
 import { encodeRequest, requestIdOf } from '../queue/request-codec.js';
 import { ConnectionHandle, isCluster, type RedisConnection, type RedisConnectionOption } from '../redis/connection.js';
+import { numberOption } from '../options/option-ranges.js';
 import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { QueueScripts } from '../queue/queue-scripts.js';
 import { REQUEUED } from '../queue/reply-codes.js';
@@ -20,7 +21,7 @@ export interface RedisQueueAdminOptions {
   /** Extra ioredis options for a connection created from a URL. */
   redisOptions?: RedisOptions;
   /** Seconds the first connect of a connection created from a URL may take before an operation rejects with
-   * {@link RedisUnreachableError}. @defaultValue 10 */
+   * {@link RedisUnreachableError}; 0.001 to 3600. @defaultValue 10 */
   connectTimeoutSecs?: number;
   /** Key prefix the workers use. @defaultValue 'crawlee' */
   keyPrefix?: string;
@@ -57,6 +58,8 @@ export interface DeadLetter {
   source: 'queue' | 'feed' | 'takeover';
   /** When it was moved (Redis time). */
   at: Date;
+  /** For a request dead-lettered by `maxStalls`: how many times its lock expired while it was being processed. */
+  stalls?: number;
 }
 
 /** Options of {@link RedisQueueAdmin.requeueDeadLetters}. */
@@ -100,6 +103,7 @@ export class RedisQueueAdmin {
     this.name = options.name;
     this.keys = queueKeys(this.keyPrefix, options.name);
     this.startUrlsKey = options.startUrlsKey ?? defaultStartUrlsKey(options.name);
+    numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
     this.redis = this.connection.redis;
     this.scripts = new QueueScripts(this.connection, this.keys, options.name);
@@ -134,7 +138,7 @@ export class RedisQueueAdmin {
   /** Removes every request, lock, dead letter and failed entry, resets the counters; the queue and live leases stay.
    * @returns the number of requests removed */
   async purge(): Promise<number> {
-    return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.failed, this.keys.failedData] }));
+    return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData] }));
   }
 
   /** Deletes the queue entirely (requests, dead letters, metadata). The start-URL feed list is left alone. */
@@ -154,7 +158,7 @@ export class RedisQueueAdmin {
     );
     const letters: DeadLetter[] = [];
     for (const [id, raw] of Object.entries(raws)) {
-      let info: { reason?: string; source?: string; at?: number } = {};
+      let info: { reason?: string; source?: string; at?: number; stalls?: number } = {};
       try {
         info = JSON.parse(infos[id] ?? '{}') as typeof info;
       } catch {
@@ -166,6 +170,7 @@ export class RedisQueueAdmin {
         reason: info.reason ?? 'unknown',
         source: info.source === 'feed' || info.source === 'takeover' ? info.source : 'queue',
         at: new Date(info.at ?? 0),
+        ...(typeof info.stalls === 'number' ? { stalls: info.stalls } : {}),
       });
     }
     return letters.sort((a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id));
@@ -205,7 +210,7 @@ export class RedisQueueAdmin {
         continue;
       }
       if (id.startsWith('feed-')) id = requestIdOf(id);
-      const code = Number(await this.scripts.run('requeueDeadLetter', [letter.id, id, bytes, '0']));
+      const code = Number(await this.scripts.run('requeueDeadLetter', [letter.id, id, bytes, '0'], { extraKeys: [this.keys.stalls] }));
       if (code === REQUEUED) requeued++;
       else skipped++;
     }
@@ -219,11 +224,12 @@ export class RedisQueueAdmin {
    * stopped (closed cleanly) and dead (silent longer than their TTL) ones. Ids of workers dead for longer than
    * `retentionSecs` are pruned on this read. O(workers).
    *
-   * @param options - `retentionSecs`: how long a dead worker stays listed (default 600)
+   * @param options - `retentionSecs`: how long a dead worker stays listed, 0 to 2,592,000 (default 600)
+   * @throws {@link InvalidOptionsError} for a retentionSecs outside that range
    * @returns the workers, alive first, then newest first
    */
   async workers(options: { retentionSecs?: number } = {}): Promise<WorkerInfo[]> {
-    const retentionMs = (options.retentionSecs ?? 600) * 1000;
+    const retentionMs = numberOption('retentionSecs', options.retentionSecs) * 1000;
     return this.connection.run(() => readWorkers(this.redis, this.keys, retentionMs));
   }
 
@@ -267,7 +273,7 @@ export class RedisQueueAdmin {
     const forgotten: string[] = [];
     const missing: string[] = [];
     for (const uniqueKey of uniqueKeys) {
-      const found = Number(await this.scripts.run('deleteRequest', [requestIdOf(uniqueKey), '0'], { extraKeys: [this.keys.failed, this.keys.failedData] })) === 1;
+      const found = Number(await this.scripts.run('deleteRequest', [requestIdOf(uniqueKey), '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData] })) === 1;
       (found ? forgotten : missing).push(uniqueKey);
     }
     return { forgotten, missing };
@@ -361,7 +367,7 @@ export class RedisQueueAdmin {
     return requeueFailed(this.scripts, options);
   }
 
-  private optionalKeys = (): string[] => [this.keys.failed, this.keys.failedData, this.keys.leases];
+  private optionalKeys = (): string[] => [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.leases];
 
   /** Releases the producer leases this admin opened, then closes the connection if this admin created it from a URL. */
   async close(): Promise<void> {

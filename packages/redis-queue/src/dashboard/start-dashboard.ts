@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { RedisOptions } from 'ioredis';
 import { log } from 'crawlee';
 import sirv from 'sirv';
-import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { integerOption } from '../options/option-ranges.js';
 import { ConnectionHandle, type RedisConnectionOption } from '../redis/connection.js';
 import { assertKeyPart } from '../redis/keys.js';
 import { dashboardAssets } from './assets.js';
@@ -20,7 +20,7 @@ export interface DashboardOptions {
   redisOptions?: RedisOptions;
   /** Key prefix the workers use. @defaultValue 'crawlee' */
   keyPrefix?: string;
-  /** TCP port; 0 picks a free one (see the returned `url`). @defaultValue 8370 */
+  /** TCP port, 0 to 65,535; 0 picks a free one (see the returned `url`). @defaultValue 8370 */
   port?: number;
   /** Interface to listen on. The dashboard has no authentication and can requeue dead letters: anything other than
    * loopback logs a warning. @defaultValue '127.0.0.1' */
@@ -69,8 +69,7 @@ function file(res: ServerResponse, path: string, type: string): void {
  * @throws {@link InvalidOptionsError} for a bad port, key prefix or Redis URL
  */
 export async function startDashboard(options: DashboardOptions = {}): Promise<DashboardHandle> {
-  const port = options.port ?? 8370;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidOptionsError(`port must be an integer from 0 to 65535 (got ${String(port)})`);
+  const port = integerOption('port', options.port);
   const host = options.host ?? '127.0.0.1';
   const keyPrefix = options.keyPrefix ?? 'crawlee';
   assertKeyPart('keyPrefix', keyPrefix);

@@ -9,6 +9,7 @@ import { ConnectionHandle, type RedisConnectionOption } from '../redis/connectio
 import { assertKeyPart } from '../redis/keys.js';
 import { DatasetNotFoundError } from './errors/dataset-not-found-error.js';
 import { RedisDatasetClient } from './redis-dataset-client.js';
+import { integerOption } from '../options/option-ranges.js';
 
 /** Progress of {@link exportDataset}, reported after each chunk. */
 export interface ExportProgress {
@@ -36,7 +37,7 @@ export interface ExportDatasetOptions {
   output?: string | Writable;
   /** CSV columns. @defaultValue the keys of the first item, as Crawlee's `exportToCSV` does */
   columns?: string[];
-  /** Items read from Redis per LRANGE round. @defaultValue 1000 */
+  /** Items read from Redis per LRANGE round, 1 to 100,000. @defaultValue 1000 */
   chunkSize?: number;
   /** Called after each chunk is written. */
   onProgress?: (progress: ExportProgress) => void;
@@ -68,8 +69,7 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<{ it
   if (options.format !== 'jsonl' && options.format !== 'csv') {
     throw new InvalidOptionsError(`format must be 'jsonl' or 'csv' (got ${JSON.stringify(options.format)})`);
   }
-  const chunkSize = options.chunkSize ?? 1000;
-  if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new InvalidOptionsError(`chunkSize must be a positive integer (got ${String(chunkSize)})`);
+  const chunkSize = integerOption('chunkSize', options.chunkSize);
   const keyPrefix = options.keyPrefix ?? 'crawlee';
   assertKeyPart('keyPrefix', keyPrefix);
   assertKeyPart('dataset name', options.name);

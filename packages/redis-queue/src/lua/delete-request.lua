@@ -1,8 +1,9 @@
 --[[
   Deletes one request from the queue (data, order, lock) and moves the counters.
 
-  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua)
-  optional: KEYS[9] failed index, KEYS[10] failed data (the request leaves them too; a forgotten failed request
+  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua),
+  KEYS[9] stalls (see list-and-lock-head.lua)
+  optional: KEYS[10] failed index, KEYS[11] failed data (the request leaves them too; a forgotten failed request
   exists only there)
 
   ARGV[1] request id
@@ -15,10 +16,11 @@
 local now = redisNowMs(ARGV[2])
 local id = ARGV[1]
 local wasFailed = 0
-if #KEYS >= 10 then
-  wasFailed = redis.call('ZREM', KEYS[9], id)
-  redis.call('HDEL', KEYS[10], id)
+if #KEYS >= 11 then
+  wasFailed = redis.call('ZREM', KEYS[10], id)
+  redis.call('HDEL', KEYS[11], id)
 end
+redis.call('HDEL', KEYS[9], id)
 if redis.call('HDEL', KEYS[2], id) == 0 then return wasFailed end
 unindexRequest(id)
 redis.call('HSET', KEYS[1], 'modifiedAt', now)

@@ -3,32 +3,78 @@
   available set at their original queue order (lazy recovery of dead workers' requests; no sweeper needed).
   Order: forefront requests first (newest first), then FIFO; the order is the score of `pending`/`avail`.
 
+  Stalls (BullMQ's maxStalledCount): an expired lock whose request had been started (its lock was prolonged, which
+  Crawlee does as it takes the request from its local buffer; prolong-request-lock.lua marks the lock score with a
+  half millisecond) counts one stall in KEYS[9]. A request that reaches ARGV[6] stalls (a request that kills the worker
+  holding it: OOM, a native crash, SIGKILL) goes to the dead letters with the reason and the count instead of
+  returning. Locked but never started requests (the rest of a dead worker's local buffer) return without a stall.
+  A worker runs several requests at once, so the requests started beside a killer stall with it; and since expired
+  locks return at their original place, the same group would be taken and started together again and die together.
+  So one call locks at most one suspect (a request with a stall counted): the others stay available for the next
+  call, and an innocent neighbour stalls once beside a killer, not maxStalls times.
+
   KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner,
-  KEYS[7] dead, KEYS[8] deadinfo (see add-requests.lua),
-  KEYS[9] producer leases (ZSET lease id -> expiry ms, see renew-producer-lease.lua)
+  KEYS[7] dead, KEYS[8] deadinfo (see add-requests.lua), KEYS[9] stalls (HASH request id -> stalls counted),
+  KEYS[10] producer leases (ZSET lease id -> expiry ms, see renew-producer-lease.lua)
 
   ARGV[1] limit (max requests to lock)
   ARGV[2] lock time in ms
   ARGV[3] clientKey of the caller (becomes the lock owner)
   ARGV[4] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   ARGV[5] max number of expired locks recovered in this call
+  ARGV[6] maxStalls: stalls after which a request is dead-lettered ('0': stalls are not counted)
 
   Returns { queueHasLockedRequests (0|1), hadMultipleClients (0|1), now (ms), modifiedAt (ms or ''),
             id1, json1, id2, json2, ... }
 ]]
 --- @include "redis-time"
 --- @include "release-lock"
+--- @include "unindex-request"
 local now = redisNowMs(ARGV[4])
 local limit = tonumber(ARGV[1])
 local lockExpiresAt = now + tonumber(ARGV[2])
 local clientKey = ARGV[3]
+local maxStalls = tonumber(ARGV[6])
 
-local expired = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now, 'LIMIT', 0, tonumber(ARGV[5]))
-for _, id in ipairs(expired) do releaseLock(id) end
+-- O(recovered): one HINCRBY per started expired lock, no scan.
+local expired = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[5]))
+for i = 1, #expired, 2 do
+  local id, score = expired[i], tonumber(expired[i + 1])
+  local stalls = 0
+  if maxStalls > 0 and score ~= math.floor(score) then stalls = redis.call('HINCRBY', KEYS[9], id, 1) end
+  local raw = false
+  if stalls >= maxStalls and stalls > 0 then raw = redis.call('HGET', KEYS[2], id) end
+  if raw then
+    redis.call('HDEL', KEYS[2], id)
+    redis.call('HDEL', KEYS[9], id)
+    unindexRequest(id)
+    redis.call('HSET', KEYS[7], id, raw)
+    redis.call('HSET', KEYS[8], id, cjson.encode({
+      reason = 'stalled: its lock expired ' .. stalls .. ' times while a worker was processing it (the worker died or '
+        .. 'outran its lock each time; maxStalls is ' .. maxStalls .. ')',
+      source = 'queue', at = now, stalls = stalls,
+    }))
+  else
+    releaseLock(id)
+  end
+end
 
 local out = { 0, 0, now, '' }
 local ids = {}
 if limit > 0 then ids = redis.call('ZRANGE', KEYS[4], 0, limit - 1) end
+if maxStalls > 0 and #ids > 0 then
+  local counts = redis.call('HMGET', KEYS[9], unpack(ids))
+  local kept, suspect = {}, false
+  for i, id in ipairs(ids) do
+    if not counts[i] then
+      kept[#kept + 1] = id
+    elseif not suspect then
+      suspect = true
+      kept[#kept + 1] = id
+    end
+  end
+  ids = kept
+end
 local missing = 0
 if #ids > 0 then
   -- One command per structure for the whole batch (not per request): this runs on every worker's poll.
@@ -75,8 +121,8 @@ if redis.call('ZCARD', KEYS[5]) > 0 then out[1] = 1 end
 -- A live producer lease keeps the queue open like a lock does (a producer adding without holding a lock); expired
 -- leases (a dead producer) are pruned first. O(log N + expired) on the lease set, which is tiny.
 if out[1] == 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[9], '-inf', now)
-  if redis.call('ZCARD', KEYS[9]) > 0 then out[1] = 1 end
+  redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', now)
+  if redis.call('ZCARD', KEYS[10]) > 0 then out[1] = 1 end
 end
 if redis.call('HEXISTS', KEYS[1], 'multipleClients') == 1 then out[2] = 1 end
 out[4] = redis.call('HGET', KEYS[1], 'modifiedAt') or ''

@@ -16,6 +16,10 @@
     ms already added to the lock when it was taken, in anticipation of this prolong (the fastProlong option; '0'
       otherwise): the expiry counts from the lock's expiry without them
 
+  The lock score gets half a millisecond on top of the expiry: the "started" mark (Crawlee prolongs a lock as it takes
+  the request from its local buffer), so list-and-lock-head.lua counts a stall only for requests a worker was
+  processing when its lock expired.
+
   Returns one entry per request, in order: the new lock expiry in ms (Redis time), or the error as a string
   '<code> detail' with ERR_NOT_FOUND, ERR_HANDLED, ERR_NOT_LOCKED or ERR_LOCKED_BY_OTHER (src/lua/reply-codes.json).
 ]]
@@ -35,8 +39,8 @@ for i = 3, #ARGV, 5 do
       local current = tonumber(redis.call('ZSCORE', KEYS[5], id) or now) - tonumber(ARGV[i + 4])
       if current > now then from = current end
     end
-    local expiresAt = from + tonumber(ARGV[i + 1])
-    redis.call('ZADD', KEYS[5], expiresAt, id)
+    local expiresAt = math.floor(from) + tonumber(ARGV[i + 1])
+    redis.call('ZADD', KEYS[5], expiresAt + 0.5, id)
     if ARGV[i + 2] == '1' then
       local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
       redis.call('ZADD', KEYS[3], -seq, id)

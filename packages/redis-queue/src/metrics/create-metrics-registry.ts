@@ -3,6 +3,7 @@ import type { RedisOptions } from 'ioredis';
 import { ConnectionHandle, type RedisConnectionOption } from '../redis/connection.js';
 import { assertKeyPart, queueKeys } from '../redis/keys.js';
 import { readFleetSnapshot, type QueueSnapshot } from './read-fleet-snapshot.js';
+import { numberOption } from '../options/option-ranges.js';
 
 /** Options of {@link createMetricsRegistry}. */
 export interface MetricsRegistryOptions {
@@ -17,7 +18,8 @@ export interface MetricsRegistryOptions {
   queues?: string[];
   /** Register the metrics in this registry instead of a new one (e.g. prom-client's global `register`). */
   registry?: Registry;
-  /** Milliseconds one Redis read serves scrapes for (every metric of a scrape shares it). @defaultValue 1000 */
+  /** Milliseconds one Redis read serves scrapes for (every metric of a scrape shares it), 0 to 3,600,000.
+   * @defaultValue 1000 */
   cacheMs?: number;
 }
 
@@ -45,9 +47,9 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Reg
   const keyPrefix = options.keyPrefix ?? 'crawlee';
   assertKeyPart('keyPrefix', keyPrefix);
   for (const name of options.queues ?? []) queueKeys(keyPrefix, name);
+  const cacheMs = numberOption('cacheMs', options.cacheMs);
   const connection = new ConnectionHandle(options.redis, options.redisOptions);
   const registry = options.registry ?? new Registry();
-  const cacheMs = options.cacheMs ?? 1000;
   let cached: { at: number; value: Promise<QueueSnapshot[]> } | undefined;
   const snapshot = (): Promise<QueueSnapshot[]> => {
     if (!cached || performance.now() - cached.at > cacheMs) {

@@ -32,6 +32,8 @@ export interface QueueContext {
   readonly addBatchSize: number;
   /** Expired locks recovered per `listAndLockHead`. */
   readonly recoverLimit: number;
+  /** Lock expiries of a started request after which it is dead-lettered; 0: not counted. */
+  readonly maxStalls: number;
   /** Serve `getRequest` from the JSON `listAndLockHead` returned (saves one round trip per request). */
   readonly cacheLockedRequests: boolean;
   /** Answer `prolongRequestLock` of a lock this client took less than half a lock time ago at once and extend it in

@@ -117,7 +117,7 @@ export class QueueCore {
 
   /** Deletes the queue, its requests and dead letters, and its index entry. */
   async drop(): Promise<void> {
-    await this.scripts.run('purgeQueue', [this.scripts.offset(), '1'], { extraKeys: [this.keys.failed, this.keys.failedData, this.keys.leases] });
+    await this.scripts.run('purgeQueue', [this.scripts.offset(), '1'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.leases] });
     await this.redis((r) => r.srem(queueIndexKey(this.ctx.keyPrefix), this.id));
     this.ledger.dropAllCached();
   }
@@ -172,7 +172,7 @@ export class QueueCore {
   /** Deletes one request and moves the counters. @param id - request id */
   async deleteRequest(id: string): Promise<unknown> {
     this.ledger.dropCached(id);
-    return this.scripts.run('deleteRequest', [id, this.scripts.offset()], { extraKeys: [this.keys.failed, this.keys.failedData] });
+    return this.scripts.run('deleteRequest', [id, this.scripts.offset()], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData] });
   }
 
   /**
@@ -193,7 +193,7 @@ export class QueueCore {
 
   private async deadLetter(id: string, raw: Buffer, reason: string): Promise<void> {
     this.ledger.dropCached(id);
-    const moved = await this.scripts.run('deadLetterRequest', [id, raw, reason, this.scripts.offset()]);
+    const moved = await this.scripts.run('deadLetterRequest', [id, raw, reason, this.scripts.offset()], { extraKeys: [this.keys.stalls] });
     if (Number(moved) === DEAD_LETTER_MOVED) {
       log.warning(`crawlee-redis-queue: request ${id} of queue "${this.id}" cannot be read (${reason}); moved to the dead letters`);
     }

@@ -64,8 +64,8 @@ export class QueueLocks {
     // Buffers: stored bytes go back to the dead-letter script unchanged, even when they are not UTF-8.
     const reply = (await this.scripts.run(
       'listAndLockHead',
-      [limit, lockMs + appliedMs, this.clientKey, this.scripts.offset(), this.ctx.recoverLimit],
-      { buffers: true, extraKeys: [this.scripts.keys.leases] },
+      [limit, lockMs + appliedMs, this.clientKey, this.scripts.offset(), this.ctx.recoverLimit, this.ctx.maxStalls],
+      { buffers: true, extraKeys: [this.scripts.keys.stalls, this.scripts.keys.leases] },
     )) as Array<Buffer | number>;
     const items: RequestQueueHeadItem[] = [];
     for (let i = 4; i + 1 < reply.length; i += 2) {
@@ -102,7 +102,10 @@ export class QueueLocks {
     const lockMs = lockMsOf('prolongRequestLock lockSecs', lockSecs);
     const mode = this.ctx.prolongLockFrom;
     const fresh = this.ledger.takeFresh(id);
-    const answer = this.ctx.fastProlong && !forefront ? fastProlongAnswer(fresh, lockMs, mode, performance.now()) : undefined;
+    // With maxStalls, the prolong that starts a request must reach Redis before the handler runs: it is the "started"
+    // mark a stall is counted by (a worker killed by the request would never send a background one).
+    const local = this.ctx.fastProlong && !forefront && this.ctx.maxStalls === 0;
+    const answer = local ? fastProlongAnswer(fresh, lockMs, mode, performance.now()) : undefined;
     if (answer?.kind === 'already-applied') return answer.lockExpiresAt;
     if (answer?.kind === 'background') {
       this.batches.prolong({ id, lockMs, forefront: false, mode, appliedMs: 0 }).catch((error: unknown) => {

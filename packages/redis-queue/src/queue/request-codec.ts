@@ -1,6 +1,7 @@
 import { getRequestId } from 'crawlee';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import type { RequestQueueHeadItem } from '../crawlee-types.js';
+import { requestProblem } from './request-rules.js';
 
 /** Crawlee's request id of a uniqueKey: sha256, base64 without `+/=`, first 15 characters (Crawlee's own
  * `getRequestId`, the same as MemoryStorage's `uniqueKeyToRequestId`), so ids agree with Crawlee's local caches.
@@ -37,7 +38,9 @@ function rejectUnserializable(key: string, value: unknown): unknown {
  *   locked): a request whose id and uniqueKey match an entry skips the sha256 of the uniqueKey
  * @returns the id, JSON and handled state
  * @throws {@link InvalidRequestError} for a missing/invalid url or uniqueKey, an id that does not match the
- *   uniqueKey, or a value JSON cannot hold (function, BigInt, symbol, circular reference)
+ *   uniqueKey, a field that breaks Crawlee's `Request` rules (see `request-rules.ts`: e.g. a non-numeric
+ *   `retryCount`, `userData` or `headers` that are not objects, a method that is not a string), or a value JSON
+ *   cannot hold (function, BigInt, symbol, circular reference)
  */
 export function encodeRequest(
   request: { url?: unknown; uniqueKey?: unknown; id?: unknown; handledAt?: unknown; method?: unknown },
@@ -56,6 +59,8 @@ export function encodeRequest(
   if (request.id !== undefined && request.id !== null && request.id !== id) {
     throw new InvalidRequestError(`request id ${JSON.stringify(request.id)} does not match its uniqueKey ${JSON.stringify(uniqueKey)} (expected ${id})`);
   }
+  const problem = requestProblem(request);
+  if (problem) throw new InvalidRequestError(`request ${url} is not a valid Crawlee request: ${problem}; fix that field before adding it`);
   let json: string;
   try {
     json = JSON.stringify({ ...request, id }, rejectUnserializable);
@@ -81,7 +86,8 @@ export type DecodedRequest =
   | { ok: false; reason: string };
 
 /**
- * Parses stored request JSON. Null top-level fields are dropped (as MemoryStorage does: `new Request()` rejects them).
+ * Parses stored request JSON and checks it with the rules of Crawlee's `Request` (`request-rules.ts`), at the moment
+ * the entry leaves Redis. Null top-level fields are dropped (as MemoryStorage does: `new Request()` rejects them).
  *
  * @param raw - the stored bytes (a Buffer keeps bytes that are not UTF-8 detectable)
  * @param id - the id it is stored under
@@ -112,6 +118,14 @@ export function decodeRequest(raw: string | Buffer, id: string): DecodedRequest 
     return { ok: false, reason: `stored id ${JSON.stringify(request.id)} differs from key ${id}` };
   }
   for (const [key, field] of Object.entries(request)) if (field === null) delete request[key];
+  // Valid JSON is not yet a valid request: what Crawlee's Request constructor (or a later crawl step) would throw on
+  // must not reach a worker, or it terminates every worker that takes the entry.
+  const problem = requestProblem(request);
+  if (problem) return { ok: false, reason: `not a valid Crawlee request: ${problem}` };
+  // Crawlee caches a request under getRequestId(uniqueKey) and the next update is stored under that id: an entry kept
+  // under another id could never be marked handled where it lives.
+  const expected = requestIdOf(request.uniqueKey);
+  if (expected !== id) return { ok: false, reason: `stored under id ${id}, but its uniqueKey's request id is ${expected}` };
   request.id = id;
   return { ok: true, request: request as DecodedRequest & { id: string; url: string; uniqueKey: string } & Record<string, unknown> };
 }

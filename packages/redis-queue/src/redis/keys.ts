@@ -19,7 +19,7 @@ export interface QueueKeys {
   readonly owner: string;
   /** HASH: dead-letter id → raw bytes of an entry that could not be read. */
   readonly dead: string;
-  /** HASH: dead-letter id → JSON `{ reason, source, at }`. */
+  /** HASH: dead-letter id → JSON `{ reason, source, at, stalls? }`. */
   readonly deadInfo: string;
   /** ZSET: request id → when it failed for good (ms, Redis time): the failed index. Passed after the eight. */
   readonly failed: string;
@@ -27,6 +27,9 @@ export interface QueueKeys {
   readonly failedData: string;
   /** ZSET: producer lease id → lease expiry in ms (Redis time); a live lease keeps the queue open. */
   readonly leases: string;
+  /** HASH: request id → lock expiries counted while it was being processed (the `maxStalls` option); passed after
+   * the eight as KEYS[9] to the scripts that count, reset or drop them. */
+  readonly stalls: string;
   /** The eight keys in the order every queue script expects (KEYS[1..8]). */
   readonly all: readonly string[];
 }
@@ -75,6 +78,7 @@ export function queueKeys(keyPrefix: string, queueId: string): QueueKeys {
     failed: k('failed'),
     failedData: k('faileddata'),
     leases: k('leases'),
+    stalls: k('stalls'),
   };
   return { ...keys, all: [keys.meta, keys.data, keys.pending, keys.avail, keys.locks, keys.owner, keys.dead, keys.deadInfo] };
 }

@@ -1,13 +1,16 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { numberOption } from '../options/option-ranges.js';
 
 /** Options of the worker stats every queue client publishes (the `workerStats` option of `RedisStorageClient`). */
 export interface WorkerStatsOptions {
-  /** Seconds between two publishes (one batched script call each, from an unref'd timer). @defaultValue 15 */
+  /** Seconds between two publishes (one batched script call each, from an unref'd timer), 0.1 to 86,400.
+   * @defaultValue 15 */
   intervalSecs?: number;
   /** Seconds a record lives after its last publish; a worker silent that long shows as dead.
-   * Must be more than `intervalSecs`. @defaultValue 3 × `intervalSecs` */
+   * Must be more than `intervalSecs`; 0.1 to 604,800 (7 days). @defaultValue 3 × `intervalSecs` */
   ttlSecs?: number;
-  /** Seconds a dead worker stays listed (as dead) before its id is pruned. @defaultValue 600 */
+  /** Seconds a dead worker stays listed (as dead) before its id is pruned, 0 to 2,592,000 (30 days).
+   * @defaultValue 600 */
   deadRetentionSecs?: number;
 }
 
@@ -21,11 +24,8 @@ export interface WorkerStatsSettings {
 /** Default seconds between two publishes (4 a minute). */
 export const DEFAULT_WORKER_STATS_INTERVAL_SECS = 15;
 
-function seconds(name: string, value: number, min: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw new InvalidOptionsError(`workerStats.${name} must be a finite number of seconds, at least ${min} (got ${String(value)})`);
-  }
-  return Math.round(value * 1000);
+function seconds(name: 'intervalSecs' | 'ttlSecs' | 'deadRetentionSecs', value: unknown): number {
+  return Math.round(numberOption(`workerStats.${name}`, value) * 1000);
 }
 
 /**
@@ -41,11 +41,11 @@ export function workerStatsSettings(option: boolean | WorkerStatsOptions | undef
     throw new InvalidOptionsError(`workerStats must be true, false or { intervalSecs, ttlSecs, deadRetentionSecs } (got ${String(option)})`);
   }
   const options = option === true || option === undefined ? {} : option;
-  const intervalMs = seconds('intervalSecs', options.intervalSecs ?? DEFAULT_WORKER_STATS_INTERVAL_SECS, 0.1);
-  const ttlMs = options.ttlSecs === undefined ? 3 * intervalMs : seconds('ttlSecs', options.ttlSecs, 0.1);
+  const intervalMs = seconds('intervalSecs', options.intervalSecs);
+  const ttlMs = options.ttlSecs === undefined ? 3 * intervalMs : seconds('ttlSecs', options.ttlSecs);
   if (ttlMs <= intervalMs) {
     throw new InvalidOptionsError(`workerStats.ttlSecs (${ttlMs / 1000}) must be more than intervalSecs (${intervalMs / 1000}), or every worker would flicker dead between publishes`);
   }
-  const retentionMs = seconds('deadRetentionSecs', options.deadRetentionSecs ?? 600, 0);
+  const retentionMs = seconds('deadRetentionSecs', options.deadRetentionSecs);
   return { intervalMs, ttlMs, retentionMs: Math.max(retentionMs, ttlMs) };
 }

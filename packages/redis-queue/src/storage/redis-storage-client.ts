@@ -19,6 +19,7 @@ import { RedisDatasetClient } from '../dataset/redis-dataset-client.js';
 import { RedisDatasetCollectionClient } from '../dataset/redis-dataset-collection-client.js';
 import { workerStatsSettings, type WorkerStatsOptions } from '../stats/worker-stats-options.js';
 import { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
+import { integerOption, numberOption } from '../options/option-ranges.js';
 
 /** Options of {@link RedisStorageClient}. */
 export interface RedisStorageClientOptions {
@@ -32,7 +33,7 @@ export interface RedisStorageClientOptions {
   /** Seconds the FIRST connect of a connection created from a URL may take; after that the operation waiting for it
    * (e.g. `openRedisRequestQueue`) rejects with {@link RedisUnreachableError} and the connection is closed, so a wrong
    * URL fails fast. Once connected, the connection waits through Redis restarts. Ignored for a connection you pass.
-   * @defaultValue 10 */
+   * 0.001 to 3600. @defaultValue 10 */
   connectTimeoutSecs?: number;
   /** Prefix of every key; a queue's keys share the hash tag `{<keyPrefix>:rq:<name>}`. @defaultValue `'crawlee'` */
   keyPrefix?: string;
@@ -47,10 +48,20 @@ export interface RedisStorageClientOptions {
   /** `prolongRequestLock` extends from the current expiry (`'expiry'`, Crawlee MemoryStorage semantics) or from now.
    * @defaultValue 'expiry' */
   prolongLockFrom?: 'expiry' | 'now';
-  /** Requests per add script call. @defaultValue 500 */
+  /** Requests per add script call (larger adds are split into calls of this size), 1 to 5000. @defaultValue 500 */
   addBatchSize?: number;
-  /** Expired locks moved back per `listAndLockHead`. @defaultValue 1000 */
+  /** Expired locks moved back per `listAndLockHead` (bounds that script's work), 1 to 10,000. @defaultValue 1000 */
   recoverLimit?: number;
+  /** Lock expiries a request may cause while being processed before it goes to the dead letters (BullMQ's
+   * `maxStalledCount`): a request that kills the worker holding it (OOM, a native crash, SIGKILL) returns each time
+   * its lock expires and would take the fleet down one worker at a time. A stall is counted (in Redis, per request)
+   * when the lock of a started request expires; "started" means its lock was prolonged, which Crawlee's
+   * RequestQueue does as it takes the request from its local buffer, so the rest of a dead worker's buffer returns
+   * without a stall. The dead letter's reason carries the count (`RedisQueueAdmin.listDeadLetters()` → `stalls`);
+   * requeueing it starts the count again. 0 to 1000; 0 counts nothing and never dead-letters a stalled request.
+   * With a value above 0, `fastProlong`'s local answer is replaced by the (batched) prolong call that marks the
+   * start, one script call per started request. @defaultValue 3 */
+  maxStalls?: number;
   /** Serve `getRequest` for a freshly locked request from the JSON `listAndLockHead` returned (one round trip less
    * per request). @defaultValue true */
   cacheLockedRequests?: boolean;
@@ -85,12 +96,6 @@ export interface RedisStorageClientOptions {
   /** Tests only: milliseconds added to Redis `TIME` in every script, read before each operation (lets a test move a
    * queue's clock forward; it is still Redis time, never the worker's). @defaultValue 0 */
   clockOffsetMs?: number | (() => number);
-}
-
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  const result = value ?? fallback;
-  if (!Number.isInteger(result) || result < 1) throw new InvalidOptionsError(`${name} must be a positive integer (got ${String(value)})`);
-  return result;
 }
 
 /**
@@ -135,7 +140,11 @@ export class RedisStorageClient implements StorageClient {
     if (failedRequests !== 'keep' && failedRequests !== 'forget') {
       throw new InvalidOptionsError(`failedRequests must be 'keep' or 'forget' (got ${JSON.stringify(failedRequests)})`);
     }
-    const clock = options.clockOffsetMs ?? 0;
+    const clock = typeof options.clockOffsetMs === 'function' ? options.clockOffsetMs : numberOption('clockOffsetMs', options.clockOffsetMs);
+    const addBatchSize = integerOption('addBatchSize', options.addBatchSize);
+    const recoverLimit = integerOption('recoverLimit', options.recoverLimit);
+    const maxStalls = integerOption('maxStalls', options.maxStalls);
+    numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
     const feed = feedSettings(options.startUrls);
     const stats = workerStatsSettings(options.workerStats);
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
@@ -147,8 +156,9 @@ export class RedisStorageClient implements StorageClient {
       keyPrefix,
       clockOffsetMs: typeof clock === 'function' ? clock : () => clock,
       prolongLockFrom,
-      addBatchSize: positiveInteger('addBatchSize', options.addBatchSize, 500),
-      recoverLimit: positiveInteger('recoverLimit', options.recoverLimit, 1000),
+      addBatchSize,
+      recoverLimit,
+      maxStalls,
       cacheLockedRequests: options.cacheLockedRequests ?? true,
       fastProlong: options.fastProlong ?? false,
       startUrls: feed,

@@ -39,7 +39,7 @@ async function scriptCalls(work: () => Promise<void>): Promise<number> {
   return calls;
 }
 
-async function open(prefix: string, clientKey: string, options: { fastProlong?: boolean } = {}) {
+async function open(prefix: string, clientKey: string, options: { fastProlong?: boolean; maxStalls?: number } = {}) {
   const redis = new Redis(server.url);
   connections.push(redis);
   const storage = new RedisStorageClient({ redis, keyPrefix: prefix, ...options });
@@ -132,14 +132,28 @@ describe('prolongs and updates of one event-loop turn share one script call', ()
     expect(await client.get()).toMatchObject({ totalRequestCount: 4, handledRequestCount: 1, pendingRequestCount: 3 });
   });
 
-  it('fastProlong: the prolong Crawlee makes right after the lock sends no script at all', async () => {
-    const { client } = await open('batch-d', 'a', { fastProlong: true });
+  it('fastProlong with maxStalls 0: the prolong Crawlee makes right after the lock sends no script at all', async () => {
+    const { client } = await open('batch-d', 'a', { fastProlong: true, maxStalls: 0 });
     await client.batchAddRequests(Array.from({ length: 10 }, (_, i) => req(i)));
     const { items } = await client.listAndLockHead({ limit: 10, lockSecs: 60 });
     const calls = await scriptCalls(async () => {
       await Promise.all(items.map((item) => client.prolongRequestLock(item.id, { lockSecs: 60 })));
     });
     expect(calls).toBe(0);
+  });
+
+  it('fastProlong with maxStalls (default): those prolongs mark the start in one batched script, same expiry', async () => {
+    const { client } = await open('batch-e', 'a', { fastProlong: true });
+    await client.batchAddRequests(Array.from({ length: 10 }, (_, i) => req(i)));
+    const { items } = await client.listAndLockHead({ limit: 10, lockSecs: 60 });
+    let expiries: Date[] = [];
+    const calls = await scriptCalls(async () => {
+      expiries = (await Promise.all(items.map((item) => client.prolongRequestLock(item.id, { lockSecs: 60 })))).map((r) => r.lockExpiresAt);
+    });
+    expect(calls).toBe(1);
+    // The lock was taken for twice the lock time; the prolong keeps that expiry (it does not add a third).
+    const spread = Math.max(...expiries.map(Number)) - Math.min(...expiries.map(Number));
+    expect(spread).toBeLessThan(1000);
   });
 });
 

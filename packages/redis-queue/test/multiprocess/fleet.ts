@@ -29,6 +29,8 @@ export interface WorkerConfig {
   handlerTimeoutSecs: number;
   /** Lock time in seconds, passed to openRedisRequestQueue and forced on queue.requestLockSecs. */
   lockSecs?: number;
+  /** Requests whose handler SIGKILLs its own worker process at once. */
+  killOn?: number[];
   /** Extra options for openRedisRequestQueue. */
   queueOptions?: Record<string, unknown>;
   /** Set by the fleet: the worker waits for this file before crawler.run(). */

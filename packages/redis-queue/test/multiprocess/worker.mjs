@@ -73,6 +73,8 @@ const crawler = new BasicCrawler(
     async requestHandler({ request, addRequests }) {
       const i = request.userData.i;
       record(`S ${i} ${Date.now()}`);
+      // A request that kills the worker holding it (as an OOM or a native crash would): the stall tests.
+      if (config.killOn?.includes(i)) process.kill(process.pid, 'SIGKILL');
       const ms = config.slow?.[i] ?? config.handlerMs;
       const beats = config.heartbeatMs > 0 && ms > config.heartbeatMs && !config.noHeartbeat?.includes(i);
       const heartbeat = beats ? startHeartbeat(request, i) : undefined;

@@ -41,7 +41,8 @@ export const deadLettersCommand = defineCliCommand(
       return ctx.printJson(
         letters.map((l) => {
           const raw = preview(l.raw);
-          return { id: l.id, source: l.source, at: l.at, reason: l.reason, raw: raw.text, rawEncoding: raw.utf8 ? 'utf8' : 'base64' };
+          const stalls = l.stalls === undefined ? {} : { stalls: l.stalls };
+          return { id: l.id, source: l.source, at: l.at, reason: l.reason, ...stalls, raw: raw.text, rawEncoding: raw.utf8 ? 'utf8' : 'base64' };
         }),
       );
     }

@@ -1,0 +1,64 @@
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+
+/**
+ * The documented range of every numeric option of crawlee-redis-queue (the README's table of ranges lists the same
+ * numbers). Checked up front, before any connection or key exists, so a bad value is
+ * an {@link InvalidOptionsError} and nothing is written (a huge batch would otherwise overflow the stack inside
+ * ioredis; NaN or Infinity would reach the Lua scripts).
+ */
+export const OPTION_RANGES = {
+  addBatchSize: { min: 1, max: 5000, default: 500 },
+  recoverLimit: { min: 1, max: 10_000, default: 1000 },
+  maxStalls: { min: 0, max: 1000, default: 3 },
+  'startUrls.batchSize': { min: 1, max: 10_000, default: 100 },
+  connectTimeoutSecs: { min: 0.001, max: 3600, default: 10 },
+  requestHandlerTimeoutSecs: { min: 0.001, max: 30 * 24 * 3600, default: 60 },
+  clockOffsetMs: { min: -(2 ** 40), max: 2 ** 40, default: 0 },
+  // Node timers hold at most 2^31 - 1 ms; a longer interval silently becomes 1 ms.
+  'workerStats.intervalSecs': { min: 0.1, max: 86_400, default: 15 },
+  'workerStats.ttlSecs': { min: 0.1, max: 7 * 86_400, default: 45 },
+  'workerStats.deadRetentionSecs': { min: 0, max: 30 * 86_400, default: 600 },
+  retentionSecs: { min: 0, max: 30 * 86_400, default: 600 },
+  port: { min: 0, max: 65_535, default: 8370 },
+  cacheMs: { min: 0, max: 3_600_000, default: 1000 },
+  chunkSize: { min: 1, max: 100_000, default: 1000 },
+} as const;
+
+/** The name of an option with a documented range. */
+export type RangedOption = keyof typeof OPTION_RANGES;
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' || value === null || value === undefined ? String(value) : `a ${typeof value}`;
+}
+
+/**
+ * A whole-number option within its range.
+ * @param name - the option
+ * @param value - the value given (undefined: the default)
+ * @returns the value or the default
+ * @throws {@link InvalidOptionsError} for a non-number, NaN, ±Infinity, a fraction or a value outside the range
+ */
+export function integerOption(name: RangedOption, value: unknown): number {
+  const { min, max, default: fallback } = OPTION_RANGES[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidOptionsError(`${name} must be a whole number from ${min} to ${max} (got ${describe(value)}); the default is ${fallback}`);
+  }
+  return value;
+}
+
+/**
+ * A finite number option within its range (seconds, milliseconds).
+ * @param name - the option
+ * @param value - the value given (undefined: the default)
+ * @returns the value or the default
+ * @throws {@link InvalidOptionsError} for a non-number, NaN, ±Infinity or a value outside the range
+ */
+export function numberOption(name: RangedOption, value: unknown): number {
+  const { min, max, default: fallback } = OPTION_RANGES[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw new InvalidOptionsError(`${name} must be a number from ${min} to ${max} (got ${describe(value)}); the default is ${fallback}`);
+  }
+  return value;
+}

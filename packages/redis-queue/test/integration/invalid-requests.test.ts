@@ -1,0 +1,137 @@
+// Entries that are valid JSON but not valid requests (issue 11), written straight into the queue's `data` (as a
+// foreign writer or an old version would) and pushed into the start-URL feed, crawled by two real CheerioCrawlers
+// against a local HTTP site. Each broken entry ends in the dead letters once, with the reason; every valid page is
+// crawled once; neither crawler crashes or retries an entry for ever; the counters stay exact.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CheerioCrawler, Configuration } from 'crawlee';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openRedisRequestQueue } from '../../src/open-redis-request-queue.js';
+import { requestIdOf } from '../../src/queue/request-codec.js';
+import { createBackend, type TestBackend } from '../helpers/backends.js';
+import { createWorld, type QueueWorld } from '../helpers/world.js';
+
+let backend: TestBackend;
+let world: QueueWorld;
+let server: Server;
+let site: string;
+beforeAll(async () => {
+  backend = await createBackend('ioredis6-resp3', inject('redisUrl'));
+  // Page i links to i+1 and 2i (up to 40): a small site the crawlers discover through enqueueLinks.
+  server = createServer((req, res) => {
+    const i = Number(/\/p\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
+    const links = [i + 1, 2 * i].filter((n) => n >= 1 && n <= 40).map((n) => `<a href="/p/${n}">${n}</a>`);
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<html><body><h1>${i}</h1>${links.join('')}</body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await backend.stop();
+});
+afterEach(async () => {
+  await world?.cleanup();
+});
+
+/** Appends one raw entry at the tail of the queue, with the counters a real add would move. */
+const WRITE_RAW_ENTRY = `
+local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[3], seq, ARGV[1])
+redis.call('ZADD', KEYS[4], seq, ARGV[1])
+redis.call('HINCRBY', KEYS[1], 'total', 1)
+redis.call('HINCRBY', KEYS[1], 'pending', 1)
+return seq`;
+
+const brokenEntries = (): Record<string, Record<string, unknown>> => {
+  const at = (n: string) => ({ url: `${site}/bad/${n}`, uniqueKey: `${site}/bad/${n}` });
+  return {
+    ftp: { ...at('ftp'), url: 'ftp://127.0.0.1/x' },
+    javascript: { ...at('js'), url: 'javascript:alert(1)' },
+    userDataString: { ...at('ud'), userData: 'label=DETAIL' },
+    userDataArray: { ...at('ua'), userData: [1] },
+    crawleeInternalString: { ...at('ci'), userData: { __crawlee: 'x' } },
+    headersString: { ...at('hs'), headers: 'Accept: */*' },
+    retryCountString: { ...at('rc'), retryCount: '3' },
+    retryCountNegative: { ...at('rn'), retryCount: -1000000 },
+    methodNumber: { ...at('mn'), method: 1 },
+    methodObject: { ...at('mo'), method: { name: 'GET' } },
+    getWithPayload: { ...at('gp'), payload: 'a=1' },
+    errorMessagesString: { ...at('em'), errorMessages: 'boom' },
+    loadedUrlNotUrl: { ...at('lu'), loadedUrl: 'not a url' },
+    noRetryString: { ...at('nr'), noRetry: 'true' },
+  };
+};
+
+const BROKEN_FEED_ITEMS = [
+  '{"url":"ftp://127.0.0.1/feed"}',
+  '{"url":"http://127.0.0.1:1/feed-ud","userData":"x"}',
+  '{"url":"http://127.0.0.1:1/feed-ci","userData":{"__crawlee":"x"}}',
+  '{"url":"http://127.0.0.1:1/feed-m","method":7}',
+  '{"url":"http://127.0.0.1:1/feed-h","headers":{"a":1}}',
+];
+
+describe('valid JSON that is not a valid request', () => {
+  it('many broken shapes in data and in the feed: dead letters once with the reason, all valid pages crawled once', { timeout: 120_000 }, async () => {
+    world = createWorld(backend, `invalid-${Date.now()}`);
+    const { meta, data, pending, avail } = world.admin().keys;
+    const feedKey = `${world.keyPrefix}-feed`;
+    const broken = brokenEntries();
+    const seed = await openRedisRequestQueue(world.name, { redis: world.redis, keyPrefix: world.keyPrefix });
+    await seed.addRequest({ url: `${site}/p/1` });
+    const ids: Record<string, string> = {};
+    for (const [name, entry] of Object.entries(broken)) {
+      ids[requestIdOf(String(entry.uniqueKey))] = name;
+      await world.redis.eval(WRITE_RAW_ENTRY, 4, meta, data, pending, avail, requestIdOf(String(entry.uniqueKey)), JSON.stringify(entry));
+    }
+    // A valid request stored under an id that is not its uniqueKey's (Crawlee would update it under another id).
+    const misplaced = { url: `${site}/bad/misplaced`, uniqueKey: `${site}/bad/misplaced` };
+    ids['misplaced-id-000'] = 'misplacedId';
+    broken.misplacedId = misplaced;
+    await world.redis.eval(WRITE_RAW_ENTRY, 4, meta, data, pending, avail, 'misplaced-id-000', JSON.stringify(misplaced));
+    await world.redis.rpush(feedKey, ...BROKEN_FEED_ITEMS, `${site}/p/40`);
+
+    const visits = new Map<string, number>();
+    const crawl = async () => {
+      const requestQueue = await openRedisRequestQueue(world.name, {
+        storageClient: world.storageClient({ startUrls: { key: feedKey }, fastProlong: true }),
+        requestHandlerTimeoutSecs: 10,
+      });
+      const crawler = new CheerioCrawler(
+        {
+          requestQueue,
+          maxConcurrency: 4,
+          maxRequestRetries: 2,
+          requestHandlerTimeoutSecs: 10,
+          async requestHandler({ request, enqueueLinks }) {
+            const path = new URL(request.loadedUrl ?? request.url).pathname;
+            visits.set(path, (visits.get(path) ?? 0) + 1);
+            await enqueueLinks();
+          },
+        },
+        new Configuration({ persistStorage: false, purgeOnStart: false }),
+      );
+      return crawler.run();
+    };
+    const [a, b] = await Promise.all([crawl(), crawl()]);
+
+    expect([...visits.keys()].sort()).toEqual(Array.from({ length: 40 }, (_, i) => `/p/${i + 1}`).sort());
+    expect([...visits.values()].every((n) => n === 1)).toBe(true);
+    expect(a.requestsFailed + b.requestsFailed).toBe(0);
+
+    const letters = await world.admin().listDeadLetters();
+    const queueLetters = letters.filter((l) => l.source === 'queue');
+    expect(queueLetters.map((l) => ids[l.id]).sort()).toEqual(Object.keys(broken).sort());
+    for (const letter of queueLetters) {
+      expect(letter.reason, ids[letter.id]).toMatch(/^not a valid Crawlee request: .*("\w+"|payload)|^stored under id/);
+      expect(JSON.parse(letter.raw.toString()), ids[letter.id]).toEqual(broken[ids[letter.id]!]);
+    }
+    const feedLetters = letters.filter((l) => l.source === 'feed');
+    expect(feedLetters.map((l) => l.raw.toString()).sort()).toEqual([...BROKEN_FEED_ITEMS].sort());
+    expect(feedLetters.every((l) => l.reason.length > 0)).toBe(true);
+    expect(await world.redis.llen(feedKey)).toBe(0);
+    expect(await world.admin().stats()).toEqual({ total: 40, pending: 0, locked: 0, handled: 40, deadLetters: letters.length });
+  });
+});
