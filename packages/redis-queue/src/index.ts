@@ -40,8 +40,13 @@ export {
   UnsupportedOperationError,
   EnqueueFilterIncompatibleError,
   RedisUnreachableError,
+  RedisAuthError,
+  RedisPermissionError,
+  RedisDatabaseError,
+  RedisTlsError,
   RedisScriptError,
 } from './errors/index.js';
+export { maskRedisUrl } from './redis/mask-redis-url.js';
 export { PACKAGE_VERSION } from './version.js';
 export {
   RedisDatasetClient,
