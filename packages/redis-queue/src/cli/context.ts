@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { RedisQueueAdmin } from '../admin/redis-queue-admin.js';
 import { ConnectionHandle, type RedisConnection } from '../redis/connection.js';
-import { assertKeyPart, queueKeys } from '../redis/keys.js';
+import { assertKeyPrefix, queueKeys } from '../redis/keys.js';
 import { ConfirmationRequiredError } from './errors/confirmation-required-error.js';
 import { CliUsageError } from './errors/cli-usage-error.js';
 import { maskCredentials } from './mask-credentials.js';
@@ -67,7 +67,7 @@ export class CliContext {
     }
     this.keyPrefix = options.keyPrefix;
     try {
-      assertKeyPart('--key-prefix', this.keyPrefix);
+      assertKeyPrefix('--key-prefix', this.keyPrefix);
     } catch (error) {
       throw new CliUsageError((error as Error).message);
     }

@@ -7,7 +7,7 @@ import type {
 } from '../crawlee-types.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ConnectionHandle, type RedisConnection, type RedisConnectionOption } from '../redis/connection.js';
-import { assertKeyPart, defaultStartUrlsKey } from '../redis/keys.js';
+import { assertKeyPrefix, defaultStartUrlsKey } from '../redis/keys.js';
 import type { QueueContext, StartUrlFeedSettings } from '../queue/queue-context.js';
 import { RedisRequestQueueClient } from './redis-request-queue-client.js';
 import { RedisRequestQueueCollectionClient } from './request-queue-collection-client.js';
@@ -131,7 +131,7 @@ export class RedisStorageClient implements StorageClient {
    */
   constructor(options: RedisStorageClientOptions = {}) {
     const keyPrefix = options.keyPrefix ?? 'crawlee';
-    assertKeyPart('keyPrefix', keyPrefix);
+    assertKeyPrefix('keyPrefix', keyPrefix);
     const prolongLockFrom = options.prolongLockFrom ?? 'expiry';
     if (prolongLockFrom !== 'expiry' && prolongLockFrom !== 'now') {
       throw new InvalidOptionsError(`prolongLockFrom must be 'expiry' or 'now' (got ${JSON.stringify(prolongLockFrom)})`);
