@@ -30,6 +30,10 @@ export function permissionErrorOf(
   known: { command?: string; keys?: readonly string[] } = {},
 ): RedisPermissionError | undefined {
   if (error instanceof RedisPermissionError) return undefined;
+  // A refused command inside MULTI makes EXEC fail with EXECABORT; ioredis keeps the real replies in previousErrors.
+  const previous = (error as { previousErrors?: unknown[] }).previousErrors;
+  const denied = Array.isArray(previous) ? previous.find((e) => nopermReply(e) !== undefined) : undefined;
+  if (denied !== undefined) return permissionErrorOf(denied, context, known);
   const reply = nopermReply(error);
   if (reply === undefined) return undefined;
   const sent = (error as { command?: { name?: string; args?: unknown[] } }).command;
