@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { RedisQueueAdmin } from '../admin/redis-queue-admin.js';
 import { ConnectionHandle, type RedisConnection } from '../redis/connection.js';
 import { assertKeyPrefix, queueKeys } from '../redis/keys.js';
+import { maskRedisUrl } from '../redis/mask-redis-url.js';
 import { ConfirmationRequiredError } from './errors/confirmation-required-error.js';
 import { CliUsageError } from './errors/cli-usage-error.js';
 import { maskCredentials } from './mask-credentials.js';
@@ -99,7 +100,7 @@ export class CliContext {
     const admin = new RedisQueueAdmin({ redis, keyPrefix: this.keyPrefix, name });
     this.admins.push(admin);
     if (mustExist && (await redis.exists(admin.keys.meta)) === 0) {
-      throw new Error(`queue "${name}" does not exist under key prefix "${this.keyPrefix}" on ${this.redisUrl}; \`crawlee-redis ls\` lists the queues`);
+      throw new Error(`queue "${name}" does not exist under key prefix "${this.keyPrefix}" on ${maskRedisUrl(this.redisUrl)}; \`crawlee-redis ls\` lists the queues`);
     }
     return admin;
   }
