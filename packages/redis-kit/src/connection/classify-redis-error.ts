@@ -4,6 +4,7 @@ import { RedisPermissionError } from '../errors/redis-permission-error.js';
 import { RedisTlsError } from '../errors/redis-tls-error.js';
 import type { CrawleeRedisError } from '../errors/crawlee-redis-error.js';
 import { maskRedisUrl } from '../url/mask-redis-url.js';
+import { redactedCause } from '../errors/redacted-cause.js';
 
 /** Node's TLS failure codes: OpenSSL errors are `ERR_SSL_*`, certificate checks have their own names. */
 const TLS_CODES = /^(ERR_SSL_|ERR_TLS_|EPROTO$|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|HOSTNAME_MISMATCH|ERR_TLS_CERT_ALTNAME_INVALID)/;
@@ -42,7 +43,7 @@ export function permissionErrorOf(
   const keys = known.keys ?? (typeof firstArg === 'string' && !/^eval/.test(command ?? '') ? [firstArg] : undefined);
   // A reply that names the command (`... to run the 'info' command`) is more exact than the command we sent.
   const named = /'([a-z|]+)' command/i.exec(reply)?.[1]?.toLowerCase();
-  return new RedisPermissionError(context, { reply, command: named ?? command, ...(keys ? { keys } : {}) }, { cause: error });
+  return new RedisPermissionError(context, { reply, command: named ?? command, ...(keys ? { keys } : {}) }, { cause: redactedCause(error) });
 }
 
 /**
@@ -56,12 +57,12 @@ export function permissionErrorOf(
  */
 export function classifyConnectError(error: Error & { code?: string }, url: string): CrawleeRedisError | undefined {
   const message = error.message ?? '';
-  if (/^(NOAUTH|WRONGPASS)\b/.test(message)) return new RedisAuthError(url, message, { cause: error });
-  if (/DB index is out of range|invalid DB index/i.test(message)) return new RedisDatabaseError(url, message, { cause: error });
+  if (/^(NOAUTH|WRONGPASS)\b/.test(message)) return new RedisAuthError(url, message, { cause: redactedCause(error) });
+  if (/DB index is out of range|invalid DB index/i.test(message)) return new RedisDatabaseError(url, message, { cause: redactedCause(error) });
   const denied = permissionErrorOf(error, `connecting to Redis at ${maskRedisUrl(url)}`);
   if (denied) return denied;
   if (typeof error.code === 'string' && TLS_CODES.test(error.code)) {
-    return new RedisTlsError(url, `${error.code}: ${message}`, { cause: error });
+    return new RedisTlsError(url, `${error.code}: ${message}`, { cause: redactedCause(error) });
   }
   return undefined;
 }

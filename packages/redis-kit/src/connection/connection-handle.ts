@@ -1,6 +1,7 @@
 import { log } from 'crawlee';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { CrawleeRedisError } from '../errors/crawlee-redis-error.js';
+import { redactedCause } from '../errors/redacted-cause.js';
 import { RedisTlsError } from '../errors/redis-tls-error.js';
 import { RedisUnreachableError } from '../errors/redis-unreachable-error.js';
 import { maskRedisUrl } from '../url/mask-redis-url.js';
@@ -77,7 +78,7 @@ export class ConnectionHandle {
         // An answer (NOAUTH, WRONGPASS, NOPERM, a bad DB index) or a TLS failure ends the first connect now; a
         // refused or silent server is retried until the timeout (RedisUnreachableError).
         if (error.code === 'ECONNRESET' && !this.rawUrl.startsWith('rediss:') && ++this.resets >= 2) {
-          this.fail(new RedisTlsError(this.url, 'the server reset the connection during the handshake; if it serves TLS, use rediss://', { cause: error }));
+          this.fail(new RedisTlsError(this.url, 'the server reset the connection during the handshake; if it serves TLS, use rediss://', { cause: redactedCause(error) }));
         } else {
           const fatal = classifyConnectError(error, this.rawUrl);
           if (fatal) this.fail(fatal);
@@ -181,9 +182,9 @@ export class ConnectionHandle {
   private async timeoutError(): Promise<CrawleeRedisError> {
     if (this.fatal) return this.fatal;
     if (this.rawUrl.startsWith('rediss:') && (await tcpAnswers(this.rawUrl))) {
-      return new RedisTlsError(this.url, `no TLS handshake within connectTimeoutSecs = ${this.connectTimeoutSecs} s although the port accepts TCP; if the server does not serve TLS there, use redis://`, { cause: this.lastError });
+      return new RedisTlsError(this.url, `no TLS handshake within connectTimeoutSecs = ${this.connectTimeoutSecs} s although the port accepts TCP; if the server does not serve TLS there, use redis://`, { cause: redactedCause(this.lastError) });
     }
-    return new RedisUnreachableError(this.url, this.connectTimeoutSecs, { cause: this.lastError });
+    return new RedisUnreachableError(this.url, this.connectTimeoutSecs, { cause: redactedCause(this.lastError) });
   }
 
   /** Closes the connection when the package owns it; a caller's connection is left open. Idempotent. */

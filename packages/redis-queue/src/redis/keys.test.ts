@@ -46,7 +46,7 @@ describe('key isolation', () => {
         const a = keysOf(p1, n1);
         const b = keysOf(p2, n2);
         fc.pre(a !== undefined && b !== undefined);
-        const shared = a!.filter((k) => b!.includes(k));
+        const shared = a.filter((k) => b.includes(k));
         expect(shared).toEqual([]);
       }),
       { numRuns: 20_000 },
@@ -59,7 +59,7 @@ describe('key isolation', () => {
         const build = ns === 'rq' ? queueKeys : datasetKeys;
         const keys = accepted(() => build(prefix, name));
         fc.pre(keys !== undefined);
-        const body = keys!.tag.slice(1, -1);
+        const body = keys.tag.slice(1, -1);
         const readings: string[] = [];
         for (const other of ['rq', 'ds'] as const) {
           const marker = `:${other}:`;
@@ -82,7 +82,7 @@ describe('key isolation', () => {
         const queue = accepted(() => queueKeys(p1, n1));
         const dataset = accepted(() => datasetKeys(p2, n2));
         fc.pre(queue !== undefined && dataset !== undefined);
-        expect([dataset!.items, dataset!.meta].filter((k) => queue!.all.includes(k))).toEqual([]);
+        expect([dataset.items, dataset.meta].filter((k) => queue.all.includes(k))).toEqual([]);
       }),
       { numRuns: 20_000 },
     );
@@ -93,8 +93,8 @@ describe('key isolation', () => {
       fc.property(part, part, (prefix, name) => {
         const keys = accepted(() => queueKeys(prefix, name));
         fc.pre(keys !== undefined);
-        expect(keys!.tag).toBe(`{${prefix}:rq:${name}}`);
-        expect(keys!.meta).toBe(`{${prefix}:rq:${name}}:meta`);
+        expect(keys.tag).toBe(`{${prefix}:rq:${name}}`);
+        expect(keys.meta).toBe(`{${prefix}:rq:${name}}:meta`);
       }),
     );
     expect(queueKeys('crawlee', 'my-crawl').tag).toBe('{crawlee:rq:my-crawl}');

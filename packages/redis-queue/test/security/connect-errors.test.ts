@@ -1,4 +1,5 @@
 import { startRedisServer, type RedisServerHandle } from '@crawlee-distributed/test-utils';
+import { inspect } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -51,6 +52,8 @@ describe('the first connect classifies what Redis answered', () => {
     expect((error as RedisAuthError).reply).toBe('WRONGPASS');
     expect((error as Error).message).not.toContain(PASSWORD);
     expect((error as RedisAuthError).url).toBe(`redis://worker:***@127.0.0.1:${secured.port}`);
+    // ioredis' reply error keeps the AUTH / HELLO arguments (the password) in `command.args`: never in our cause.
+    expect(inspect(error, { depth: 20 })).not.toContain(PASSWORD);
     expect(elapsed).toBeLessThan(5_000);
   });
 
