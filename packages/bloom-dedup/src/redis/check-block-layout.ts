@@ -1,4 +1,4 @@
-import { hasHashTag } from '@crawlee-distributed/redis-kit';
+import { hasHashTag, permissionErrorOf } from '@crawlee-distributed/redis-kit';
 import { IncompatibleFilterError } from '../errors/incompatible-filter-error.js';
 import type { RedisConnection } from './connection.js';
 import { legacyBlockKey, type BloomKeys } from './bloom-keys.js';
@@ -12,10 +12,15 @@ import { legacyBlockKey, type BloomKeys } from './bloom-keys.js';
  * @param key - the store's key
  * @param keys - the filter's keys in the current layout
  * @throws {@link IncompatibleFilterError} (field `blockLayout`) when only the old layout holds bits
+ * @throws RedisPermissionError when the user's ACL does not cover the block keys
  */
 export async function checkBlockLayout(redis: RedisConnection, key: string, keys: BloomKeys): Promise<void> {
   if (keys.blocks.length === 1 || hasHashTag(key)) return;
-  const [legacy, current] = await Promise.all([redis.exists(legacyBlockKey(key, 0)), redis.exists(keys.blocks[0]!)]);
+  const [legacy, current] = await Promise.all([redis.exists(legacyBlockKey(key, 0)), redis.exists(keys.blocks[0]!)]).catch(
+    (error: unknown) => {
+      throw permissionErrorOf(error, `RedisBloomDedupStore(${key}) open`) ?? error;
+    },
+  );
   if (legacy === 1 && current === 0) {
     throw new IncompatibleFilterError(
       key,
