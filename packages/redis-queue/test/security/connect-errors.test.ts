@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   RedisAuthError,
+  RedisPermissionError,
   RedisDatabaseError,
   RedisTlsError,
   RedisUnreachableError,
@@ -18,7 +19,7 @@ let tls: RedisServerHandle;
 let otherCa: RedisServerHandle;
 beforeAll(async () => {
   [secured, tls, otherCa] = await Promise.all([
-    startRedisServer({ password: PASSWORD }),
+    startRedisServer({ password: PASSWORD, aclUsers: [`user noselect on >${PASSWORD} ~* &* +@all -select`] }),
     startRedisServer({ tls: true }),
     startRedisServer({ tls: true }),
   ]);
@@ -69,6 +70,16 @@ describe('the first connect classifies what Redis answered', () => {
     } finally {
       admin.disconnect();
     }
+  });
+
+  it('NOPERM at connect (a user that may not SELECT the URL database): RedisPermissionError naming the command', async () => {
+    const { error, elapsed } = await firstConnect(`redis://noselect:${PASSWORD}@127.0.0.1:${secured.port}/1`);
+    expect(error).toBeInstanceOf(RedisPermissionError);
+    expect((error as RedisPermissionError).code).toBe('REDIS_PERMISSION');
+    expect((error as RedisPermissionError).command).toBe('select');
+    expect((error as Error).message).toMatch(/\+select/);
+    expect((error as Error).message).not.toContain(PASSWORD);
+    expect(elapsed).toBeLessThan(5_000);
   });
 
   it('the right password works', async () => {
