@@ -40,8 +40,8 @@ describe('Bloom and set key derivations', () => {
   it('the known collisions are gone: "a" (2 blocks) vs "a:0", and "a" vs the bare tag "{a}" (rejected)', () => {
     expect(bloomKeys('a', 2).blocks).toEqual(['{a:bits:0}', '{a:bits:1}']);
     expect(bloomKeys('a:0', 1).blocks).toEqual(['{a:0}:bits']);
-    expect(() => new RedisBloomDedupStore({ redis: connect(), key: '{a}', capacity: 10, errorRate: 0.01 })).toThrow(InvalidDedupOptionsError);
-    expect(() => new RedisSetDedupStore({ redis: connect(), key: '{a}' })).toThrow(/only a hash tag/);
+    expect(() => new RedisBloomDedupStore({ redis: 'redis://127.0.0.1:6379', key: '{a}', capacity: 10, errorRate: 0.01 })).toThrow(InvalidDedupOptionsError);
+    expect(() => new RedisSetDedupStore({ redis: 'redis://127.0.0.1:6379', key: '{a}' })).toThrow(/only a hash tag/);
     // Unchanged for the layouts that were not ambiguous.
     expect(bloomKeys('a', 1)).toEqual({ meta: '{a}:meta', blocks: ['{a}:bits'] });
     expect(bloomKeys('{c}:bloom', 2)).toEqual({ meta: '{c}:bloom:meta', blocks: ['{c}:bloom:bits:0', '{c}:bloom:bits:1'] });
