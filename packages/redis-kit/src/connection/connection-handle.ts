@@ -26,8 +26,11 @@ export interface ConnectionHandleOptions {
 /**
  * One Redis connection and whether the package owns it. An owned connection (created from a URL) follows
  * `OWNED_CONNECTION_OPTIONS` (waits through restarts, auto-pipelining), and its FIRST connect must succeed within
- * `connectTimeoutSecs`: until then it retries (Redis may still be starting), after that it fails with
- * {@link RedisUnreachableError} and is disconnected. Connection errors after the first connect are logged at most
+ * `connectTimeoutSecs`: until then it retries a refused or silent server (Redis may still be starting), after that
+ * it fails with {@link RedisUnreachableError} and is disconnected. An answer from Redis ends the first connect at
+ * once with a typed error (`RedisAuthError`, `RedisPermissionError`, `RedisDatabaseError`, `RedisTlsError`): a
+ * wrong password or database never becomes right by waiting, and is never replaced by a fallback. A `NOPERM` of any
+ * later command run through {@link ConnectionHandle.run} becomes `RedisPermissionError`. Connection errors after the first connect are logged at most
  * every 10 s. A caller's connection is never closed and its options are left alone.
  */
 export class ConnectionHandle {
