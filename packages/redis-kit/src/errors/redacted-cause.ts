@@ -8,7 +8,7 @@
  */
 export function redactedCause(error: unknown): Error | undefined {
   if (error === undefined) return undefined;
-  const source = error instanceof Error ? error : new Error(String(error));
+  const source = error instanceof Error ? error : new Error(typeof error === 'string' ? error : 'non-Error value');
   const copy = new Error(source.message);
   copy.name = source.name;
   const code = (source as { code?: unknown }).code;
