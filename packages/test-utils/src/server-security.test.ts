@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServerHandle } from './redis-server.js';
 
@@ -7,7 +7,7 @@ afterEach(async () => {
   await Promise.all(handles.splice(0).map((h) => h.destroy()));
 });
 
-async function attempt(url: string, options: ConstructorParameters<typeof Redis>[1] = {}): Promise<string> {
+async function attempt(url: string, options: RedisOptions = {}): Promise<string> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2000, ...options });
   let first: string | undefined;
   client.on('error', (error: Error) => (first ??= error.message));
