@@ -7,6 +7,11 @@ export { hashTagOf, hasHashTag, sameSlotKey, slotOf } from './slot/hash-slot.js'
 export { maskRedisUrl } from './url/mask-redis-url.js';
 export { CrawleeRedisError } from './errors/crawlee-redis-error.js';
 export { RedisUnreachableError } from './errors/redis-unreachable-error.js';
+export { RedisAuthError } from './errors/redis-auth-error.js';
+export { RedisPermissionError, type PermissionDenied } from './errors/redis-permission-error.js';
+export { RedisDatabaseError } from './errors/redis-database-error.js';
+export { RedisTlsError } from './errors/redis-tls-error.js';
+export { classifyConnectError, permissionErrorOf } from './connection/classify-redis-error.js';
 export {
   isCluster,
   looksLikeIoredis,

@@ -51,9 +51,14 @@ export {
   StartUrlFeedTypeError,
   EnqueueFilterIncompatibleError,
   RedisUnreachableError,
+  RedisAuthError,
+  RedisPermissionError,
+  RedisDatabaseError,
+  RedisTlsError,
   RedisScriptError,
   TakeoverSourceChangedError,
 } from './errors/index.js';
+export { maskRedisUrl } from './redis/mask-redis-url.js';
 export { PACKAGE_VERSION } from './version.js';
 export {
   RedisDatasetClient,

@@ -9,5 +9,6 @@ export {
   type RedisServerHandle,
   type StartRedisServerOptions,
 } from './redis-server.js';
+export { generateTlsCertificates, type TlsMaterial } from './tls-certificates.js';
 export { startRedisCluster, type RedisClusterHandle, type StartRedisClusterOptions } from './redis-cluster.js';
 export { pingRedis, redisUrlForTests, stopTestRedis } from './redis-url.js';

@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { RedisUnavailableError } from './errors.js';
 import { freePort } from './free-port.js';
 import { isAlive, run, sleep, stopPid } from './process-tools.js';
+import { securityArgs, type ServerSecurity } from './server-security.js';
+import type { TlsMaterial } from './tls-certificates.js';
 
 /** Options for {@link startRedisServer}. */
 export interface StartRedisServerOptions {
@@ -18,14 +20,26 @@ export interface StartRedisServerOptions {
   args?: string[];
   /** Seconds to wait for PONG. @defaultValue 10 */
   readyTimeoutSecs?: number;
+  /** Password of the `default` user (`--requirepass`, or the `default` line of the ACL file with `aclUsers`). */
+  password?: string;
+  /** ACL file lines for more users, e.g. `'user worker on >pw ~{crawlee:rq:* +@all -@dangerous'` (written to
+   * `<dir>/users.acl`, loaded with `--aclfile`). The `default` user keeps every permission (and `password`). */
+  aclUsers?: string[];
+  /** Serve TLS only (`--tls-port`, `--port 0`) with a CA and server certificate made by `openssl` in `<dir>/tls`.
+   * Clients connect to `rediss://127.0.0.1:<port>` with `tls: { ca: handle.tls.ca }`. @defaultValue false */
+  tls?: boolean;
 }
 
 /** A running `redis-server` process that this code started and stops by PID. */
 export interface RedisServerHandle {
   host: '127.0.0.1';
   port: number;
-  /** `redis://127.0.0.1:<port>` */
+  /** `redis://127.0.0.1:<port>` (`rediss://` with `tls`), without credentials. */
   url: string;
+  /** The CA and certificate files when started with `tls` (trust `tls.ca`). */
+  tls?: TlsMaterial;
+  /** ioredis options of an admin client: the default user's password, the CA with `tls`. */
+  adminOptions: RedisOptions;
   /** PID of the daemonized `redis-server` (read from its pidfile). */
   pid: number;
   /** Data directory; kept by `stop()` so a restart with the same dir finds its AOF. */
@@ -50,12 +64,13 @@ export function redisCliBin(): string {
   return process.env.REDIS_CLI_BIN ?? 'redis-cli';
 }
 
-/** Resolves once `PING` answers on the port, or rejects after `timeoutMs`. */
-export async function waitForPong(port: number, timeoutMs = 10_000): Promise<void> {
+/** Resolves once `PING` answers on the port, or rejects after `timeoutMs`.
+ * @param connect - extra ioredis options (password, tls) */
+export async function waitForPong(port: number, timeoutMs = 10_000, connect: RedisOptions = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, ...connect });
     client.on('error', () => undefined);
     try {
       await client.connect();
@@ -74,11 +89,11 @@ export async function waitForPong(port: number, timeoutMs = 10_000): Promise<voi
   });
 }
 
-async function launch(port: number, dir: string, options: StartRedisServerOptions): Promise<number> {
+async function launch(port: number, dir: string, options: StartRedisServerOptions, security: ServerSecurity): Promise<number> {
   const pidfile = join(dir, 'redis.pid');
   rmSync(pidfile, { force: true });
   const args = [
-    '--port', String(port),
+    ...(security.tls ? [] : ['--port', String(port)]),
     '--bind', '127.0.0.1',
     '--protected-mode', 'yes',
     '--save', '',
@@ -88,6 +103,7 @@ async function launch(port: number, dir: string, options: StartRedisServerOption
     '--daemonize', 'yes',
     '--pidfile', pidfile,
     '--logfile', join(dir, 'redis.log'),
+    ...security.args(port),
     ...(options.args ?? []),
   ];
   let result;
@@ -99,11 +115,11 @@ async function launch(port: number, dir: string, options: StartRedisServerOption
   if (result.code !== 0) {
     throw new RedisUnavailableError(`${redisServerBin()} exited with ${result.code}: ${result.stderr || result.stdout}`);
   }
-  await waitForPong(port, (options.readyTimeoutSecs ?? 10) * 1000);
+  await waitForPong(port, (options.readyTimeoutSecs ?? 10) * 1000, security.adminOptions);
   const pid = Number(readFileSync(pidfile, 'utf8').trim());
   if (!Number.isInteger(pid) || !isAlive(pid)) throw new RedisUnavailableError(`redis-server on port ${port} wrote no live pid`);
   // With --daemonize the parent exits 0 even when the child cannot bind; make sure the server that answered is ours.
-  const probe = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1 });
+  const probe = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1, ...security.adminOptions });
   try {
     const info = await probe.info('server');
     const answered = /process_id:(\d+)/.exec(info)?.[1];
@@ -125,11 +141,12 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
   const ownDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'crawlee-distributed-redis-'));
   mkdirSync(dir, { recursive: true });
+  const security = await securityArgs(dir, options);
   let port = options.port ?? (await freePort());
   let pid: number | undefined;
   for (let attempt = 0; pid === undefined; attempt++) {
     try {
-      pid = await launch(port, dir, options);
+      pid = await launch(port, dir, options, security);
     } catch (error) {
       // A free port can be taken between the probe and the bind; try another unless the caller fixed the port.
       if (options.port !== undefined || attempt >= 3) throw error;
@@ -139,14 +156,16 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
   const handle: RedisServerHandle = {
     host: '127.0.0.1',
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: `${security.tls ? 'rediss' : 'redis'}://127.0.0.1:${port}`,
+    ...(security.tls ? { tls: security.tls } : {}),
+    adminOptions: security.adminOptions,
     pid,
     dir,
     stop: () => stopPid(handle.pid, 'SIGTERM'),
     kill: () => stopPid(handle.pid, 'SIGKILL'),
     restart: async () => {
       await stopPid(handle.pid, 'SIGTERM');
-      handle.pid = await launch(port, dir, options);
+      handle.pid = await launch(port, dir, options, security);
     },
     destroy: async () => {
       await stopPid(handle.pid, 'SIGTERM');

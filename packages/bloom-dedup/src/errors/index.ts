@@ -6,3 +6,7 @@ export { InvalidSnapshotError } from './invalid-snapshot-error.js';
 export { StoreClosedError } from './store-closed-error.js';
 export { RedisScriptError } from './redis-script-error.js';
 export { RedisUnreachableError } from './redis-unreachable-error.js';
+export { RedisAuthError } from './redis-auth-error.js';
+export { RedisPermissionError } from './redis-permission-error.js';
+export { RedisDatabaseError } from './redis-database-error.js';
+export { RedisTlsError } from './redis-tls-error.js';

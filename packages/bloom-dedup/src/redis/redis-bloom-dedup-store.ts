@@ -12,6 +12,7 @@ import { ForgetUnsupportedError } from '../errors/forget-unsupported-error.js';
 import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
 import { StoreClosedError } from '../errors/store-closed-error.js';
 import { bloomKeys, type BloomKeys } from './bloom-keys.js';
+import { checkBlockLayout } from './check-block-layout.js';
 import { validateRedisStoreOptions } from './validate-store-options.js';
 import { ConnectionHolder, isCluster, type RedisConnection } from './connection.js';
 import { slotOf } from '@crawlee-distributed/redis-kit';
@@ -136,6 +137,7 @@ export class RedisBloomDedupStore implements DedupStore {
   private async doOpen(): Promise<ConnectionHolder> {
     const holder = this.holder ?? (await ConnectionHolder.from(this.options.redis, this.options.connectTimeoutSecs));
     this.holder = holder;
+    await checkBlockLayout(holder.redis, this.options.key, this.keys);
     const p = this.parameters;
     const compared = [
       ['bits', p.bits],

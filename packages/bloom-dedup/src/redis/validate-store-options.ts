@@ -1,4 +1,5 @@
 import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
+import { assertUnambiguousStoreKey } from './bloom-keys.js';
 
 /** Largest `maxBatch` accepted (keys per script call). */
 export const MAX_BATCH = 50_000;
@@ -13,12 +14,14 @@ interface CommonRedisStoreOptions {
 
 /**
  * Validates `key`, `redis`, `maxBatch` and `connectTimeoutSecs` of a Redis dedup store.
- * @throws {@link InvalidDedupOptionsError} naming the first bad option
+ * @throws {@link InvalidDedupOptionsError} naming the first bad option (a key that is only a hash tag, `{x}`, is
+ *   refused: its derived keys are those of the key `x`)
  */
 export function validateRedisStoreOptions(options: CommonRedisStoreOptions): void {
   if (typeof options?.key !== 'string' || options.key.length === 0) {
     throw new InvalidDedupOptionsError('key must be a non-empty string');
   }
+  assertUnambiguousStoreKey(options.key);
   if (options.redis === undefined || options.redis === null) throw new InvalidDedupOptionsError('redis is required');
   // Bounded above: one script call carries the whole batch, and a huge one overflows the stack inside ioredis.
   if (options.maxBatch !== undefined && (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1 || options.maxBatch > MAX_BATCH)) {

@@ -1,7 +1,12 @@
 import { log } from 'crawlee';
 import { Redis, type RedisOptions } from 'ioredis';
+import type { CrawleeRedisError } from '../errors/crawlee-redis-error.js';
+import { redactedCause } from '../errors/redacted-cause.js';
+import { RedisTlsError } from '../errors/redis-tls-error.js';
 import { RedisUnreachableError } from '../errors/redis-unreachable-error.js';
 import { maskRedisUrl } from '../url/mask-redis-url.js';
+import { classifyConnectError, permissionErrorOf } from './classify-redis-error.js';
+import { tcpAnswers } from './tcp-probe.js';
 import { DEFAULT_CONNECT_TIMEOUT_SECS, OWNED_CONNECTION_OPTIONS } from './connection-policy.js';
 import type { RedisConnection, RedisTarget } from './redis-connection.js';
 
@@ -21,8 +26,11 @@ export interface ConnectionHandleOptions {
 /**
  * One Redis connection and whether the package owns it. An owned connection (created from a URL) follows
  * `OWNED_CONNECTION_OPTIONS` (waits through restarts, auto-pipelining), and its FIRST connect must succeed within
- * `connectTimeoutSecs`: until then it retries (Redis may still be starting), after that it fails with
- * {@link RedisUnreachableError} and is disconnected. Connection errors after the first connect are logged at most
+ * `connectTimeoutSecs`: until then it retries a refused or silent server (Redis may still be starting), after that
+ * it fails with {@link RedisUnreachableError} and is disconnected. An answer from Redis ends the first connect at
+ * once with a typed error (`RedisAuthError`, `RedisPermissionError`, `RedisDatabaseError`, `RedisTlsError`): a
+ * wrong password or database never becomes right by waiting, and is never replaced by a fallback. A `NOPERM` of any
+ * later command run through {@link ConnectionHandle.run} becomes `RedisPermissionError`. Connection errors after the first connect are logged at most
  * every 10 s. A caller's connection is never closed and its options are left alone.
  */
 export class ConnectionHandle {
@@ -40,6 +48,12 @@ export class ConnectionHandle {
   private lastError: Error | undefined;
   /** The first connect timed out and the connection was disconnected; nothing is left to close. */
   private unreachable = false;
+  /** A final answer seen before the first ready (auth, permission, database, TLS): the first connect fails with it. */
+  private fatal: CrawleeRedisError | undefined;
+  private failFirstConnect: ((error: CrawleeRedisError) => void) | undefined;
+  private resets = 0;
+  private readonly rawUrl: string = '';
+  private readonly packageName: string;
 
   /**
    * @param target - a URL to connect to, or the caller's connection
@@ -48,6 +62,7 @@ export class ConnectionHandle {
   constructor(target: RedisTarget, options: ConnectionHandleOptions) {
     this.connectTimeoutSecs = options.connectTimeoutSecs ?? DEFAULT_CONNECT_TIMEOUT_SECS;
     this.unrefWhenIdle = options.unrefWhenIdle ?? false;
+    this.packageName = options.packageName;
     if ('connection' in target) {
       this.redis = target.connection;
       this.owned = false;
@@ -57,12 +72,22 @@ export class ConnectionHandle {
     this.redis = redis;
     this.owned = true;
     this.url = maskRedisUrl(target.url);
+    this.rawUrl = target.url;
     let lastWarning = 0;
     // Always listening, so ioredis never prints "Unhandled error event".
-    redis.on('error', (error: Error) => {
+    redis.on('error', (error: Error & { code?: string }) => {
       this.lastError = error;
-      // Before the first connect the timeout reports the failure (RedisUnreachableError); no retry warnings.
-      if (!this.connectedOnce) return;
+      if (!this.connectedOnce) {
+        // An answer (NOAUTH, WRONGPASS, NOPERM, a bad DB index) or a TLS failure ends the first connect now; a
+        // refused or silent server is retried until the timeout (RedisUnreachableError).
+        if (error.code === 'ECONNRESET' && !this.rawUrl.startsWith('rediss:') && ++this.resets >= 2) {
+          this.fail(new RedisTlsError(this.url, 'the server reset the connection during the handshake; if it serves TLS, use rediss://', { cause: redactedCause(error) }));
+        } else {
+          const fatal = classifyConnectError(error, this.rawUrl);
+          if (fatal) this.fail(fatal);
+        }
+        return;
+      }
       if (Date.now() - lastWarning > 10_000) {
         lastWarning = Date.now();
         log.warning(`${options.packageName}: Redis connection to ${this.url} failed, reconnecting: ${error.message}`);
@@ -70,9 +95,20 @@ export class ConnectionHandle {
     });
     redis.on('connect', () => this.syncRef());
     redis.on('ready', () => {
+      // ioredis reports a refused SELECT and still becomes ready on database 0: never let that through.
+      if (this.fatal) return;
       this.connectedOnce = true;
       this.syncRef();
     });
+  }
+
+  /** Ends the first connect with a final error: disconnects (no retry) and rejects every waiting caller. */
+  private fail(error: CrawleeRedisError): void {
+    if (this.fatal || this.connectedOnce) return;
+    this.fatal = error;
+    this.unreachable = true;
+    (this.redis as Redis).disconnect();
+    this.failFirstConnect?.(error);
   }
 
   /**
@@ -81,7 +117,9 @@ export class ConnectionHandle {
    *
    * @param operation - the operation
    * @returns its result
-   * @throws {@link RedisUnreachableError} when the first connect does not succeed in time
+   * @throws {@link RedisUnreachableError} when the first connect does not succeed in time, or the first connect's
+   *   final error (see {@link ConnectionHandle.waitForFirstConnect})
+   * @throws {@link RedisPermissionError} when the user's ACL refuses the command or its keys (`NOPERM`)
    */
   async run<T>(operation: () => Promise<T>): Promise<T> {
     this.inFlight++;
@@ -89,6 +127,9 @@ export class ConnectionHandle {
     try {
       if (this.owned && !this.connectedOnce) await this.waitForFirstConnect();
       return await operation();
+    } catch (error) {
+      // A command or script the user's ACL refuses: say which, typed, whatever layer ran it.
+      throw permissionErrorOf(error, this.packageName) ?? error;
     } finally {
       this.inFlight--;
       if (this.inFlight === 0) this.syncRef();
@@ -98,23 +139,38 @@ export class ConnectionHandle {
   /**
    * Waits until an owned connection is ready for the first time; shared by every caller until then.
    *
+   * Redis' answers end it at once, never retried: {@link RedisAuthError} (NOAUTH, WRONGPASS),
+   * {@link RedisPermissionError} (NOPERM), {@link RedisDatabaseError} (DB index out of range), {@link RedisTlsError}
+   * (untrusted certificate, `rediss://` on a plain port, `redis://` on a TLS port). Only a refused or silent server
+   * is retried until `connectTimeoutSecs`.
+   *
    * @throws {@link RedisUnreachableError} when it is not ready within `connectTimeoutSecs` (the connection is then
-   *   disconnected, so it stops retrying and no longer keeps the process alive)
+   *   disconnected, so it stops retrying and no longer keeps the process alive), or one of the errors above
    */
   waitForFirstConnect(): Promise<void> {
     if (!this.owned || this.connectedOnce) return Promise.resolve();
+    if (this.fatal) return Promise.reject(this.fatal);
     this.firstConnect ??= new Promise<void>((resolve, reject) => {
       const redis = this.redis as Redis;
       const onReady = (): void => {
+        if (this.fatal) return;
         clearTimeout(timer);
+        this.failFirstConnect = undefined;
+        this.connectedOnce = true;
         resolve();
+      };
+      this.failFirstConnect = (error) => {
+        clearTimeout(timer);
+        redis.off('ready', onReady);
+        reject(error);
       };
       const timer = setTimeout(() => {
         redis.off('ready', onReady);
+        this.failFirstConnect = undefined;
         this.unreachable = true;
         // disconnect() cancels ioredis' pending reconnect; the 'error' listener stays, so no unhandled error event.
         redis.disconnect();
-        reject(new RedisUnreachableError(this.url, this.connectTimeoutSecs, { cause: this.lastError }));
+        void this.timeoutError().then(reject);
       }, this.connectTimeoutSecs * 1000);
       redis.once('ready', onReady);
       if (redis.status === 'ready') onReady();
@@ -122,6 +178,16 @@ export class ConnectionHandle {
       else if (redis.status === 'wait') redis.connect().catch(() => undefined);
     });
     return this.firstConnect;
+  }
+
+  /** The error of a first connect that timed out: a TLS port that never finished its handshake although TCP
+   * answers is a {@link RedisTlsError} (`rediss://` on a plain port), anything else {@link RedisUnreachableError}. */
+  private async timeoutError(): Promise<CrawleeRedisError> {
+    if (this.fatal) return this.fatal;
+    if (this.rawUrl.startsWith('rediss:') && (await tcpAnswers(this.rawUrl))) {
+      return new RedisTlsError(this.url, `no TLS handshake within connectTimeoutSecs = ${this.connectTimeoutSecs} s although the port accepts TCP; if the server does not serve TLS there, use redis://`, { cause: redactedCause(this.lastError) });
+    }
+    return new RedisUnreachableError(this.url, this.connectTimeoutSecs, { cause: redactedCause(this.lastError) });
   }
 
   /** Closes the connection when the package owns it; a caller's connection is left open. Idempotent. */

@@ -1,3 +1,4 @@
+import { permissionErrorOf } from '../connection/classify-redis-error.js';
 import { CrawleeRedisError } from '../errors/crawlee-redis-error.js';
 
 /** Builds the typed error of one reply code from the rest of the reply (`detail`, context prepended). */
@@ -14,7 +15,7 @@ const CODED_REPLY = /^([A-Z][A-Z0-9_]*) ?(.*)$/s;
  * @param context - prepended to the detail, e.g. `request queue "crawl" prolongRequestLock`
  * @param factories - reply code to error
  * @param fallback - the error for a reply no code matches (a Redis error such as OOM, WRONGTYPE, CROSSSLOT, a bug)
- * @returns the typed error; an error that is already a {@link CrawleeRedisError} is returned as it is
+ * @returns the typed error (`RedisPermissionError` for a `NOPERM`); an error that is already a {@link CrawleeRedisError} is returned as it is
  */
 export function mapReplyError<E extends Error>(
   error: unknown,
@@ -28,5 +29,8 @@ export function mapReplyError<E extends Error>(
   const match = CODED_REPLY.exec(message);
   const factory = match && Object.hasOwn(factories, match[1]!) ? factories[match[1]!] : undefined;
   if (factory) return factory(`${context}: ${match![2]}`, error);
+  // An ACL refusal is the user's configuration, not a script failure: typed, with what to allow.
+  const denied = permissionErrorOf(error, context);
+  if (denied) return denied;
   return fallback(`${context}: ${message}`, error);
 }

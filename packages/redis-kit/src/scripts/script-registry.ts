@@ -1,3 +1,4 @@
+import { permissionErrorOf } from '../connection/classify-redis-error.js';
 import type { RedisConnection } from '../connection/redis-connection.js';
 
 /** An argument of a script call; Buffers are passed byte for byte. */
@@ -14,7 +15,8 @@ export interface ScriptRegistry<Name extends string> {
    * @param redis - the connection
    * @param name - the operation
    * @param keys - KEYS (all on one Cluster slot)
-   * @param args - ARGV */
+   * @param args - ARGV
+   * @throws RedisPermissionError when the user's ACL refuses the script, a command in it or one of its keys */
   run(redis: RedisConnection, name: Name, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown>;
   /** Runs a script with bulk replies as Buffers (ioredis' `<command>Buffer`), for replies that carry stored bytes.
    * @param redis - the connection
@@ -63,7 +65,10 @@ export function createScriptRegistry<Name extends string>(options: ScriptRegistr
   const call = (redis: RedisConnection, command: string, keys: readonly string[], args: readonly ScriptArg[]) => {
     ensureDefined(redis);
     const fn = (redis as unknown as Record<string, CommandFn>)[command]!;
-    return fn.call(redis, keys.length, ...keys, ...args);
+    // NOPERM names neither the key nor the script; we know both (EVALSHA falls back to EVAL, both need +@scripting).
+    return fn.call(redis, keys.length, ...keys, ...args).catch((error: unknown) => {
+      throw permissionErrorOf(error, `script ${command}`, { keys }) ?? error;
+    });
   };
   return {
     commandName: (name) => names.get(name)!,

@@ -2,7 +2,8 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { RedisQueueAdmin } from '../admin/redis-queue-admin.js';
 import { ConnectionHandle, type RedisConnection } from '../redis/connection.js';
-import { assertKeyPart, queueKeys } from '../redis/keys.js';
+import { assertKeyPrefix, queueKeys } from '../redis/keys.js';
+import { maskRedisUrl } from '../redis/mask-redis-url.js';
 import { ConfirmationRequiredError } from './errors/confirmation-required-error.js';
 import { CliUsageError } from './errors/cli-usage-error.js';
 import { maskCredentials } from './mask-credentials.js';
@@ -67,7 +68,7 @@ export class CliContext {
     }
     this.keyPrefix = options.keyPrefix;
     try {
-      assertKeyPart('--key-prefix', this.keyPrefix);
+      assertKeyPrefix('--key-prefix', this.keyPrefix);
     } catch (error) {
       throw new CliUsageError((error as Error).message);
     }
@@ -99,7 +100,7 @@ export class CliContext {
     const admin = new RedisQueueAdmin({ redis, keyPrefix: this.keyPrefix, name });
     this.admins.push(admin);
     if (mustExist && (await redis.exists(admin.keys.meta)) === 0) {
-      throw new Error(`queue "${name}" does not exist under key prefix "${this.keyPrefix}" on ${this.redisUrl}; \`crawlee-redis ls\` lists the queues`);
+      throw new Error(`queue "${name}" does not exist under key prefix "${this.keyPrefix}" on ${maskRedisUrl(this.redisUrl)}; \`crawlee-redis ls\` lists the queues`);
     }
     return admin;
   }

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { describeRedis } from './describe-redis.js';
 
@@ -14,5 +14,11 @@ describe('describeRedis', () => {
     const redis = new Redis({ host: '10.0.0.5', port: 7000, password: 's3cret', username: 'ops', lazyConnect: true });
     expect(describeRedis(redis)).toBe('redis://ops:***@10.0.0.5:7000/0');
     redis.disconnect();
+  });
+
+  it('masks a Cluster startup node given as a URL with credentials', () => {
+    const cluster = new Cluster(['redis://:s3cret@10.0.0.6:7001', 'redis://10.0.0.7:7002'], { lazyConnect: true });
+    expect(describeRedis(cluster)).toBe('redis cluster redis://:***@10.0.0.6:7001 (+1 nodes)');
+    cluster.disconnect();
   });
 });

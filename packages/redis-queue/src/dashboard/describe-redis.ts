@@ -1,4 +1,5 @@
 import { isCluster, type RedisConnectionOption } from '../redis/connection.js';
+import { maskRedisUrl } from '../redis/mask-redis-url.js';
 
 /**
  * What the dashboard header shows for the Redis: the URL or the connection's address, credentials masked
@@ -10,19 +11,14 @@ import { isCluster, type RedisConnectionOption } from '../redis/connection.js';
 export function describeRedis(redis: RedisConnectionOption | undefined): string {
   if (redis === undefined || typeof redis === 'string') {
     const url = redis ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-    try {
-      const parsed = new URL(url);
-      if (parsed.password) parsed.password = '***';
-      else if (parsed.username) parsed.username = '***'; // `redis://secret@host`: a lone user part is the password
-      return parsed.toString().replace(/\/$/, '');
-    } catch {
-      return 'redis (unparsable URL hidden)';
-    }
+    // The kit's one masking rule (a lone user part is taken for a password, as in `redis://secret@host`).
+    return URL.canParse(url) ? maskRedisUrl(url).replace(/\/$/, '') : 'redis (unparsable URL hidden)';
   }
   if (isCluster(redis)) {
     const nodes = (redis as unknown as { startupNodes?: Array<{ host?: string; port?: number } | string> }).startupNodes ?? [];
     const first = nodes[0];
-    const address = typeof first === 'string' ? first : `${first?.host ?? '127.0.0.1'}:${first?.port ?? 6379}`;
+    // A startup node may be a URL with credentials.
+    const address = typeof first === 'string' ? maskRedisUrl(first) : `${first?.host ?? '127.0.0.1'}:${first?.port ?? 6379}`;
     return `redis cluster ${address}${nodes.length > 1 ? ` (+${nodes.length - 1} nodes)` : ''}`;
   }
   const options = (redis as unknown as { options?: { host?: string; port?: number; db?: number; password?: string; username?: string; tls?: unknown } }).options ?? {};

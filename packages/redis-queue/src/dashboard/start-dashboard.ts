@@ -6,7 +6,7 @@ import { log } from 'crawlee';
 import sirv from 'sirv';
 import { integerOption } from '../options/option-ranges.js';
 import { ConnectionHandle, type RedisConnectionOption } from '../redis/connection.js';
-import { assertKeyPart } from '../redis/keys.js';
+import { assertKeyPrefix } from '../redis/keys.js';
 import { dashboardAssets } from './assets.js';
 import { DashboardApi } from './dashboard-api.js';
 import { describeRedis } from './describe-redis.js';
@@ -72,7 +72,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
   const port = integerOption('port', options.port);
   const host = options.host ?? '127.0.0.1';
   const keyPrefix = options.keyPrefix ?? 'crawlee';
-  assertKeyPart('keyPrefix', keyPrefix);
+  assertKeyPrefix('keyPrefix', keyPrefix);
   const assets = dashboardAssets();
   const connection = new ConnectionHandle(options.redis, options.redisOptions);
   const api = new DashboardApi(connection, keyPrefix, describeRedis(options.redis));

@@ -1,4 +1,4 @@
-import { assertKeyPart } from '../redis/keys.js';
+import { assertKeyPart, assertKeyPrefix } from '../redis/keys.js';
 
 /** The Redis keys of one dataset. Both share the hash tag `{<keyPrefix>:ds:<name>}`, so a push (items plus
  * metadata, in one MULTI) stays on one Cluster slot, apart from every queue's slot. */
@@ -17,10 +17,11 @@ export interface DatasetKeys {
  * @param keyPrefix - e.g. `'crawlee'`
  * @param datasetId - the dataset id (for a named dataset, its name)
  * @returns the key set
- * @throws {@link InvalidOptionsError} for an empty prefix or id, or one with braces
+ * @throws {@link InvalidOptionsError} for an empty prefix or id, one with braces, or an ambiguous prefix
+ *   (`assertKeyPrefix`: the same rule as queues, so no dataset shares keys with another dataset or a queue)
  */
 export function datasetKeys(keyPrefix: string, datasetId: string): DatasetKeys {
-  assertKeyPart('keyPrefix', keyPrefix);
+  assertKeyPrefix('keyPrefix', keyPrefix);
   assertKeyPart('dataset name', datasetId);
   const tag = `{${keyPrefix}:ds:${datasetId}}`;
   return { tag, items: `${tag}:items`, meta: `${tag}:meta` };

@@ -6,7 +6,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { RedisOptions } from 'ioredis';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ConnectionHandle, type RedisConnectionOption } from '../redis/connection.js';
-import { assertKeyPart } from '../redis/keys.js';
+import { assertKeyPart, assertKeyPrefix } from '../redis/keys.js';
 import { DatasetNotFoundError } from './errors/dataset-not-found-error.js';
 import { RedisDatasetClient } from './redis-dataset-client.js';
 import { integerOption } from '../options/option-ranges.js';
@@ -71,7 +71,7 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<{ it
   }
   const chunkSize = integerOption('chunkSize', options.chunkSize);
   const keyPrefix = options.keyPrefix ?? 'crawlee';
-  assertKeyPart('keyPrefix', keyPrefix);
+  assertKeyPrefix('keyPrefix', keyPrefix);
   assertKeyPart('dataset name', options.name);
   const connection = new ConnectionHandle(options.redis, options.redisOptions);
   try {

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { RedisOptions } from 'ioredis';
 import { ConnectionHandle, type RedisConnectionOption } from '../redis/connection.js';
-import { assertKeyPart, queueKeys } from '../redis/keys.js';
+import { assertKeyPrefix, queueKeys } from '../redis/keys.js';
 import { readFleetSnapshot, type QueueSnapshot } from './read-fleet-snapshot.js';
 import { numberOption } from '../options/option-ranges.js';
 
@@ -45,7 +45,7 @@ export interface MetricsRegistryOptions {
  */
 export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Registry {
   const keyPrefix = options.keyPrefix ?? 'crawlee';
-  assertKeyPart('keyPrefix', keyPrefix);
+  assertKeyPrefix('keyPrefix', keyPrefix);
   for (const name of options.queues ?? []) queueKeys(keyPrefix, name);
   const cacheMs = numberOption('cacheMs', options.cacheMs);
   const connection = new ConnectionHandle(options.redis, options.redisOptions);

@@ -52,16 +52,44 @@ export function assertKeyPart(what: string, value: string): void {
   }
 }
 
+/** The namespaces a key prefix is followed by: `{<prefix>:rq:<queue>}`, `{<prefix>:ds:<dataset>}`. */
+const NAMESPACES = ['rq', 'ds'] as const;
+
+/**
+ * Checks a key prefix: a valid key part ({@link assertKeyPart}) that cannot be confused with a namespace marker.
+ * Keys are `<prefix>:<ns>:<name>` with `ns` in `rq`/`ds`; a prefix that contains `:rq:` / `:ds:` or ends with `:rq`
+ * / `:ds` makes two pairs meet (prefix `x` + queue `rq:a` and prefix `x:rq` + queue `a` are both `{x:rq:rq:a}`).
+ * With such prefixes rejected, `<prefix>:<ns>:<name>` has exactly one reading: the marker's first occurrence ends
+ * the prefix (`:rq:` only overlaps itself by its `:`, which is the "ends with `:rq`" case). Every prefix that
+ * was not ambiguous keeps its keys; names stay free.
+ *
+ * @param what - name of the option, for the message (`keyPrefix`, `--key-prefix`)
+ * @param value - the prefix
+ * @throws {@link InvalidOptionsError} for an empty prefix, braces, or a namespace marker inside or at the end
+ */
+export function assertKeyPrefix(what: string, value: string): void {
+  assertKeyPart(what, value);
+  const marker = NAMESPACES.find((ns) => value.includes(`:${ns}:`) || value.endsWith(`:${ns}`));
+  if (marker !== undefined) {
+    throw new InvalidOptionsError(
+      `${what} ${JSON.stringify(value)} contains the namespace marker ":${marker}:" or ends with ":${marker}"; its keys could ` +
+        `be those of another (keyPrefix, name) pair (prefix "x:rq" + queue "a" and prefix "x" + queue "rq:a" are the ` +
+        `same keys). Pick a prefix without ":rq" / ":ds" segments, e.g. ${JSON.stringify(value.replace(/:(rq|ds)(?=:|$)/g, '-$1'))}`,
+    );
+  }
+}
+
 /**
  * The keys of the request queue `queueId` under `keyPrefix`.
  *
  * @param keyPrefix - e.g. `'crawlee'`
  * @param queueId - the queue id (for named queues, the name)
  * @returns the key set
- * @throws {@link InvalidOptionsError} for an empty prefix or id, or one with braces
+ * @throws {@link InvalidOptionsError} for an empty prefix or id, one with braces, or an ambiguous prefix
+ *   ({@link assertKeyPrefix})
  */
 export function queueKeys(keyPrefix: string, queueId: string): QueueKeys {
-  assertKeyPart('keyPrefix', keyPrefix);
+  assertKeyPrefix('keyPrefix', keyPrefix);
   assertKeyPart('queue name', queueId);
   const tag = `{${keyPrefix}:rq:${queueId}}`;
   const k = (suffix: string) => `${tag}:${suffix}`;

@@ -7,7 +7,7 @@ import type {
 } from '../crawlee-types.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { ConnectionHandle, type RedisConnection, type RedisConnectionOption } from '../redis/connection.js';
-import { assertKeyPart } from '../redis/keys.js';
+import { assertKeyPrefix } from '../redis/keys.js';
 import type { QueueContext } from '../queue/queue-context.js';
 import { feedSettings, type StartUrlFeedOptions } from '../feed/feed-options.js';
 
@@ -126,7 +126,7 @@ export class RedisStorageClient implements StorageClient {
    */
   constructor(options: RedisStorageClientOptions = {}) {
     const keyPrefix = options.keyPrefix ?? 'crawlee';
-    assertKeyPart('keyPrefix', keyPrefix);
+    assertKeyPrefix('keyPrefix', keyPrefix);
     const prolongLockFrom = options.prolongLockFrom ?? 'expiry';
     if (prolongLockFrom !== 'expiry' && prolongLockFrom !== 'now') {
       throw new InvalidOptionsError(`prolongLockFrom must be 'expiry' or 'now' (got ${JSON.stringify(prolongLockFrom)})`);
