@@ -34,7 +34,14 @@ async function main(): Promise<void> {
 
   let stop: ((reason: StopReason) => void) | undefined;
   let pendingStop: StopReason | undefined;
-  const requestStop = (reason: StopReason) => (stop ? stop(reason) : (pendingStop ??= reason));
+  // Once a stop is asked for, requests still in flight are neither retried nor marked failed (their locks are handed
+  // back and the process exits): an error they hit on the way out (the dedup store already closed, the connection
+  // gone) is part of stopping, not a failure of the page.
+  let stopping = false;
+  const requestStop = (reason: StopReason) => {
+    stopping = true;
+    return stop ? stop(reason) : (pendingStop ??= reason);
+  };
   const watch = new CoordinatorWatch(() => requestStop('coordinator-gone'));
   process.on('SIGTERM', () => requestStop('requested'));
   process.on('SIGINT', () => requestStop('requested'));
@@ -65,7 +72,7 @@ async function main(): Promise<void> {
       // A request whose fetch failed because the coordinator (and the site it served) died is neither retried nor
       // marked failed: the handler waits while the worker hands its locks back and exits, and the next run takes it.
       holdBack: async (url, error) => {
-        if (watch.isGone) return true;
+        if (stopping || watch.isGone) return true;
         const served = config.servedOrigin !== undefined && url.startsWith(config.servedOrigin);
         if (!served || !isConnectionFailure(error)) return false;
         if (config.servedByCoordinator === true) return watch.goneWithin(COORDINATOR_DEATH_GRACE_MS);
