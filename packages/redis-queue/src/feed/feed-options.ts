@@ -1,4 +1,5 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { integerOption, numberOption } from '../options/option-ranges.js';
 import { defaultStartUrlsKey } from '../redis/keys.js';
 import type { StartUrlFeedSettings } from '../queue/queue-context.js';
 
@@ -37,7 +38,6 @@ export interface StartUrlFeedOptions {
 
 const LAYOUTS: readonly StartUrlFeedLayout[] = ['list', 'set', 'zset', 'auto'];
 const FORMATS: readonly StartUrlItemFormat[] = ['scrapy-redis', 'crawlee'];
-const MAX_IDLE_SECS = 604_800;
 
 function checkedKeys(keys: readonly string[]): string[] {
   if (!Array.isArray(keys) || keys.length === 0) throw new InvalidOptionsError('startUrls.keys must be a non-empty array of key names');
@@ -82,14 +82,9 @@ function oneOf<T extends string>(name: string, value: T | undefined, allowed: re
 export function feedSettings(option: boolean | StartUrlFeedOptions | undefined): StartUrlFeedSettings | undefined {
   if (!option) return undefined;
   const options: StartUrlFeedOptions = option === true ? {} : option;
-  const batchSize = options.batchSize ?? 100;
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
-    throw new InvalidOptionsError(`startUrls.batchSize must be an integer from 1 to 10000 (got ${String(options.batchSize)})`);
-  }
-  const maxIdleSecs = options.maxIdleSecs ?? 0;
-  if (typeof maxIdleSecs !== 'number' || !Number.isFinite(maxIdleSecs) || maxIdleSecs < 0 || maxIdleSecs > MAX_IDLE_SECS) {
-    throw new InvalidOptionsError(`startUrls.maxIdleSecs must be a number of seconds from 0 to ${MAX_IDLE_SECS} (got ${String(options.maxIdleSecs)})`);
-  }
+  // The ranges live in the one table of src/options/option-ranges.ts (a null or NaN is an error, never the default).
+  const batchSize = integerOption('startUrls.batchSize', options.batchSize);
+  const maxIdleSecs = numberOption('startUrls.maxIdleSecs', options.maxIdleSecs);
   const keys = keysOf(options);
   return {
     keys,

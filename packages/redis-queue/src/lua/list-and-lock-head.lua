@@ -10,12 +10,18 @@
   returning. Locked but never started requests (the rest of a dead worker's local buffer) return without a stall.
   A worker runs several requests at once, so the requests started beside a killer stall with it; and since expired
   locks return at their original place, the same group would be taken and started together again and die together.
-  So one call locks at most one suspect (a request with a stall counted): the others stay available for the next
-  call, and an innocent neighbour stalls once beside a killer, not maxStalls times.
+  So a lock owner holds at most one suspect (a request with a stall counted) at a time: a call locks one only when
+  the caller holds none, and the others stay available for other workers (or for this one once its suspect is
+  handled or its lock ended). One call per suspect is not enough: a worker whose local buffer runs dry calls again
+  at once (Crawlee does, up to its concurrency), and would take the killer and its old neighbours together again.
+  KEYS[11] remembers the suspect each owner holds; an entry counts only while that owner still holds that lock
+  (HGET owner), so a suspect handled or deleted since just leaves a stale entry the owner's next call replaces.
+  So an innocent neighbour stalls once beside a killer, not maxStalls times.
 
   KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner,
   KEYS[7] dead, KEYS[8] deadinfo (see add-requests.lua), KEYS[9] stalls (HASH request id -> stalls counted),
-  KEYS[10] producer leases (ZSET lease id -> expiry ms, see renew-producer-lease.lua)
+  KEYS[10] producer leases (ZSET lease id -> expiry ms, see renew-producer-lease.lua),
+  KEYS[11] suspects (HASH lock owner clientKey -> id of the suspect it holds locked)
 
   ARGV[1] limit (max requests to lock)
   ARGV[2] lock time in ms
@@ -42,6 +48,11 @@ for i = 1, #expired, 2 do
   local id, score = expired[i], tonumber(expired[i + 1])
   local stalls = 0
   if maxStalls > 0 and score ~= math.floor(score) then stalls = redis.call('HINCRBY', KEYS[9], id, 1) end
+  if maxStalls > 0 then
+    -- The owner lets go of this lock here: if it was the owner's suspect, the owner may take another one.
+    local holder = redis.call('HGET', KEYS[6], id)
+    if holder and redis.call('HGET', KEYS[11], holder) == id then redis.call('HDEL', KEYS[11], holder) end
+  end
   local raw = false
   if stalls >= maxStalls and stalls > 0 then raw = redis.call('HGET', KEYS[2], id) end
   if raw then
@@ -64,16 +75,24 @@ local ids = {}
 if limit > 0 then ids = redis.call('ZRANGE', KEYS[4], 0, limit - 1) end
 if maxStalls > 0 and #ids > 0 then
   local counts = redis.call('HMGET', KEYS[9], unpack(ids))
-  local kept, suspect = {}, false
+  -- Does the caller still hold the suspect it took last (the lock not handled, released, expired or deleted)?
+  local held = redis.call('HGET', KEYS[11], clientKey)
+  local holds = held and redis.call('HGET', KEYS[6], held) == clientKey and redis.call('HEXISTS', KEYS[9], held) == 1
+  local kept, taken = {}, nil
   for i, id in ipairs(ids) do
     if not counts[i] then
       kept[#kept + 1] = id
-    elseif not suspect then
-      suspect = true
+    elseif not holds and not taken then
+      taken = id
       kept[#kept + 1] = id
     end
   end
   ids = kept
+  if taken then
+    redis.call('HSET', KEYS[11], clientKey, taken)
+  elseif held and not holds then
+    redis.call('HDEL', KEYS[11], clientKey)
+  end
 end
 local missing = 0
 if #ids > 0 then

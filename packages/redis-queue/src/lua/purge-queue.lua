@@ -3,7 +3,7 @@
   (id, name, createdAt). Explicit admin action only: Crawlee's purgeOnStart never reaches it.
 
   KEYS[1..8] as in add-requests.lua, then the keys deleted with the requests: KEYS[9] stalls (see
-  list-and-lock-head.lua), then optional ones (failed index, failed data, producer leases)
+  list-and-lock-head.lua), then optional ones (failed index, failed data, suspects, producer leases)
 
   ARGV[1] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   ARGV[2] '1' to delete the metadata too (drop), '0' to keep it (purge)

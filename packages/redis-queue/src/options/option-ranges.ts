@@ -11,6 +11,7 @@ export const OPTION_RANGES = {
   recoverLimit: { min: 1, max: 10_000, default: 1000 },
   maxStalls: { min: 0, max: 1000, default: 3 },
   'startUrls.batchSize': { min: 1, max: 10_000, default: 100 },
+  'startUrls.maxIdleSecs': { min: 0, max: 7 * 86_400, default: 0 },
   connectTimeoutSecs: { min: 0.001, max: 3600, default: 10 },
   requestHandlerTimeoutSecs: { min: 0.001, max: 30 * 24 * 3600, default: 60 },
   clockOffsetMs: { min: -(2 ** 40), max: 2 ** 40, default: 0 },

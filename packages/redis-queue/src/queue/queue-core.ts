@@ -117,7 +117,7 @@ export class QueueCore {
 
   /** Deletes the queue, its requests and dead letters, and its index entry. */
   async drop(): Promise<void> {
-    await this.scripts.run('purgeQueue', [this.scripts.offset(), '1'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.leases] });
+    await this.scripts.run('purgeQueue', [this.scripts.offset(), '1'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases] });
     await this.redis((r) => r.srem(queueIndexKey(this.ctx.keyPrefix), this.id));
     this.ledger.dropAllCached();
   }

@@ -65,7 +65,7 @@ export class QueueLocks {
     const reply = (await this.scripts.run(
       'listAndLockHead',
       [limit, lockMs + appliedMs, this.clientKey, this.scripts.offset(), this.ctx.recoverLimit, this.ctx.maxStalls],
-      { buffers: true, extraKeys: [this.scripts.keys.stalls, this.scripts.keys.leases] },
+      { buffers: true, extraKeys: [this.scripts.keys.stalls, this.scripts.keys.leases, this.scripts.keys.suspects] },
     )) as Array<Buffer | number>;
     const items: RequestQueueHeadItem[] = [];
     for (let i = 4; i + 1 < reply.length; i += 2) {

@@ -30,6 +30,10 @@ export interface QueueKeys {
   /** HASH: request id → lock expiries counted while it was being processed (the `maxStalls` option); passed after
    * the eight as KEYS[9] to the scripts that count, reset or drop them. */
   readonly stalls: string;
+  /** HASH: lock owner (clientKey) → id of the request with a stall counted that it holds locked; one per owner at
+   * a time, so a killer and its old neighbours are never started together again (`maxStalls`). KEYS[11] of
+   * list-and-lock-head.lua; an entry counts only while that owner still holds that lock. */
+  readonly suspects: string;
   /** The eight keys in the order every queue script expects (KEYS[1..8]). */
   readonly all: readonly string[];
 }
@@ -107,6 +111,7 @@ export function queueKeys(keyPrefix: string, queueId: string): QueueKeys {
     failedData: k('faileddata'),
     leases: k('leases'),
     stalls: k('stalls'),
+    suspects: k('suspects'),
   };
   return { ...keys, all: [keys.meta, keys.data, keys.pending, keys.avail, keys.locks, keys.owner, keys.dead, keys.deadInfo] };
 }

@@ -58,7 +58,8 @@ export interface RedisStorageClientOptions {
    * when the lock of a started request expires; "started" means its lock was prolonged, which Crawlee's
    * RequestQueue does as it takes the request from its local buffer, so the rest of a dead worker's buffer returns
    * without a stall. The dead letter's reason carries the count (`RedisQueueAdmin.listDeadLetters()` → `stalls`);
-   * requeueing it starts the count again. 0 to 1000; 0 counts nothing and never dead-letters a stalled request.
+   * requeueing it starts the count again. A worker holds at most one request with a stall counted at a time, so
+   * the neighbours started beside a killer are not started beside it again and stall once. 0 to 1000; 0 counts nothing and never dead-letters a stalled request.
    * With a value above 0, `fastProlong`'s local answer is replaced by the (batched) prolong call that marks the
    * start, one script call per started request. @defaultValue 3 */
   maxStalls?: number;

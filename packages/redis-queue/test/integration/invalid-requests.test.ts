@@ -1,11 +1,15 @@
 // Entries that are valid JSON but not valid requests (issue 11), written straight into the queue's `data` (as a
 // foreign writer or an old version would) and pushed into the start-URL feed, crawled by two real CheerioCrawlers
 // against a local HTTP site. Each broken entry ends in the dead letters once, with the reason; every valid page is
-// crawled once; neither crawler crashes or retries an entry for ever; the counters stay exact.
+// crawled once; neither crawler crashes or retries an entry for ever; the counters stay exact. The feed is proven in
+// both item formats: the Crawlee format (`startUrls.format: 'crawlee'`) and the default scrapy-redis
+// `make_request_from_data` format, each with its own broken shapes. A broken feed item that were wrongly read as a
+// valid request points at a dead port (127.0.0.1:1), so it would fail in the crawler and break `requestsFailed: 0`.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CheerioCrawler, Configuration } from 'crawlee';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { StartUrlFeedOptions } from '../../src/feed/feed-options.js';
 import { openRedisRequestQueue } from '../../src/open-redis-request-queue.js';
 import { requestIdOf } from '../../src/queue/request-codec.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
@@ -65,13 +69,73 @@ const brokenEntries = (): Record<string, Record<string, unknown>> => {
   };
 };
 
-const BROKEN_FEED_ITEMS = [
-  '{"url":"ftp://127.0.0.1/feed"}',
-  '{"url":"http://127.0.0.1:1/feed-ud","userData":"x"}',
-  '{"url":"http://127.0.0.1:1/feed-ci","userData":{"__crawlee":"x"}}',
-  '{"url":"http://127.0.0.1:1/feed-m","method":7}',
-  '{"url":"http://127.0.0.1:1/feed-h","headers":{"a":1}}',
-];
+/** Broken items in the Crawlee feed format, each with the reason it must be dead-lettered for. */
+const BROKEN_CRAWLEE_FEED_ITEMS: Record<string, RegExp> = {
+  '{"url":"ftp://127.0.0.1/feed"}': /"url" is not an http\(s\) URL/,
+  '{"url":"http://127.0.0.1:1/feed-ud","userData":"x"}': /"userData" \(or "meta"\) must be an object/,
+  '{"url":"http://127.0.0.1:1/feed-ci","userData":{"__crawlee":"x"}}': /__crawlee/,
+  '{"url":"http://127.0.0.1:1/feed-m","method":7}': /unsupported "method": 7/,
+  '{"url":"http://127.0.0.1:1/feed-h","headers":{"a":1}}': /"headers" must be an object of strings/,
+};
+
+/** Broken items in the scrapy-redis `make_request_from_data` format (the default), each with its reason. Every key
+ * other than url/method/meta is a form field there, so the Crawlee shapes above are not the broken ones. */
+const BROKEN_SCRAPY_REDIS_FEED_ITEMS: Record<string, RegExp> = {
+  '{"url":"ftp://127.0.0.1/feed"}': /"url" is not an http\(s\) URL/,
+  'javascript:alert(1)': /not JSON and not an http\(s\) URL/,
+  '"ftp://127.0.0.1/feed-string"': /JSON string is not an http\(s\) URL/,
+  '{"url":7}': /"url" is a JSON number, not a string/,
+  '{"url":["http://127.0.0.1:1/feed-ua"]}': /"url" is a JSON array, not a string/,
+  '{"meta":{"job":"1"}}': /without "url"/,
+  '{"url":"http://127.0.0.1:1/feed-ms","meta":"job"}': /"meta" is a JSON string, not an object/,
+  '{"url":"http://127.0.0.1:1/feed-ma","meta":[1]}': /"meta" is a JSON array, not an object/,
+  '{"url":"http://127.0.0.1:1/feed-ci","meta":{"__crawlee":"x"}}': /__crawlee/,
+  '{"url":"http://127.0.0.1:1/feed-mn","method":7}': /"method" is a JSON number, not a string/,
+  '{"url":"http://127.0.0.1:1/feed-mo","method":{"name":"GET"}}': /"method" is a JSON object, not a string/,
+  '{"url":"http://127.0.0.1:1/feed-mf","method":"FETCH"}': /unsupported "method": "FETCH"/,
+  '{"url":"http://127.0.0.1:1/feed-fn","page":5}': /field "page" holds a JSON number/,
+  '{"url":"http://127.0.0.1:1/feed-fl","tag":["a",1]}': /field "tag" holds a JSON number/,
+  '{"url":"http://127.0.0.1:1/feed-fo","q":{"0":"a"}}': /field "q" is an object with numeric keys/,
+  '{"url":"http://127.0.0.1:1/feed-fs","q":"\\ud800"}': /lone surrogate/,
+  '42': /JSON number is neither a URL nor an object/,
+};
+
+/** Dead letters of the feed: each broken item once, with its own reason. */
+async function expectFeedLetters(world: QueueWorld, broken: Record<string, RegExp>): Promise<void> {
+  const feedLetters = (await world.admin().listDeadLetters()).filter((l) => l.source === 'feed');
+  expect(feedLetters.map((l) => l.raw.toString()).sort()).toEqual(Object.keys(broken).sort());
+  for (const letter of feedLetters) expect(letter.reason, letter.raw.toString()).toMatch(broken[letter.raw.toString()]!);
+}
+
+/** Two real CheerioCrawlers on one queue with a feed, against the local site; returns their stats and page visits. */
+async function crawlTwice(world: QueueWorld, startUrls: StartUrlFeedOptions) {
+  const visits = new Map<string, number>();
+  const crawl = async () => {
+    const requestQueue = await openRedisRequestQueue(world.name, {
+      storageClient: world.storageClient({ startUrls, fastProlong: true }),
+      requestHandlerTimeoutSecs: 10,
+    });
+    const crawler = new CheerioCrawler(
+      {
+        requestQueue,
+        maxConcurrency: 4,
+        maxRequestRetries: 2,
+        requestHandlerTimeoutSecs: 10,
+        async requestHandler({ request, enqueueLinks }) {
+          const path = new URL(request.loadedUrl ?? request.url).pathname;
+          visits.set(path, (visits.get(path) ?? 0) + 1);
+          await enqueueLinks();
+        },
+      },
+      new Configuration({ persistStorage: false, purgeOnStart: false }),
+    );
+    return crawler.run();
+  };
+  const [a, b] = await Promise.all([crawl(), crawl()]);
+  return { failed: a.requestsFailed + b.requestsFailed, visits };
+}
+
+const ALL_PAGES = Array.from({ length: 40 }, (_, i) => `/p/${i + 1}`).sort();
 
 describe('valid JSON that is not a valid request', () => {
   it('many broken shapes in data and in the feed: dead letters once with the reason, all valid pages crawled once', { timeout: 120_000 }, async () => {
@@ -91,35 +155,14 @@ describe('valid JSON that is not a valid request', () => {
     ids['misplaced-id-000'] = 'misplacedId';
     broken.misplacedId = misplaced;
     await world.redis.eval(WRITE_RAW_ENTRY, 4, meta, data, pending, avail, 'misplaced-id-000', JSON.stringify(misplaced));
-    await world.redis.rpush(feedKey, ...BROKEN_FEED_ITEMS, `${site}/p/40`);
+    await world.redis.rpush(feedKey, ...Object.keys(BROKEN_CRAWLEE_FEED_ITEMS), `${site}/p/40`);
 
-    const visits = new Map<string, number>();
-    const crawl = async () => {
-      const requestQueue = await openRedisRequestQueue(world.name, {
-        storageClient: world.storageClient({ startUrls: { key: feedKey }, fastProlong: true }),
-        requestHandlerTimeoutSecs: 10,
-      });
-      const crawler = new CheerioCrawler(
-        {
-          requestQueue,
-          maxConcurrency: 4,
-          maxRequestRetries: 2,
-          requestHandlerTimeoutSecs: 10,
-          async requestHandler({ request, enqueueLinks }) {
-            const path = new URL(request.loadedUrl ?? request.url).pathname;
-            visits.set(path, (visits.get(path) ?? 0) + 1);
-            await enqueueLinks();
-          },
-        },
-        new Configuration({ persistStorage: false, purgeOnStart: false }),
-      );
-      return crawler.run();
-    };
-    const [a, b] = await Promise.all([crawl(), crawl()]);
+    // These feed items are in the Crawlee format, so the feed says so (the default is scrapy-redis').
+    const { failed, visits } = await crawlTwice(world, { key: feedKey, format: 'crawlee' });
 
-    expect([...visits.keys()].sort()).toEqual(Array.from({ length: 40 }, (_, i) => `/p/${i + 1}`).sort());
+    expect([...visits.keys()].sort()).toEqual(ALL_PAGES);
     expect([...visits.values()].every((n) => n === 1)).toBe(true);
-    expect(a.requestsFailed + b.requestsFailed).toBe(0);
+    expect(failed).toBe(0);
 
     const letters = await world.admin().listDeadLetters();
     const queueLetters = letters.filter((l) => l.source === 'queue');
@@ -128,9 +171,26 @@ describe('valid JSON that is not a valid request', () => {
       expect(letter.reason, ids[letter.id]).toMatch(/^not a valid Crawlee request: .*("\w+"|payload)|^stored under id/);
       expect(JSON.parse(letter.raw.toString()), ids[letter.id]).toEqual(broken[ids[letter.id]!]);
     }
-    const feedLetters = letters.filter((l) => l.source === 'feed');
-    expect(feedLetters.map((l) => l.raw.toString()).sort()).toEqual([...BROKEN_FEED_ITEMS].sort());
-    expect(feedLetters.every((l) => l.reason.length > 0)).toBe(true);
+    await expectFeedLetters(world, BROKEN_CRAWLEE_FEED_ITEMS);
+    expect(await world.redis.llen(feedKey)).toBe(0);
+    expect(await world.admin().stats()).toEqual({ total: 40, pending: 0, locked: 0, handled: 40, deadLetters: letters.length });
+  });
+
+  it('broken scrapy-redis-format feed items (the default format): dead letters once with the reason, valid items crawled once', { timeout: 120_000 }, async () => {
+    world = createWorld(backend, `invalid-sr-${Date.now()}`);
+    const feedKey = `${world.keyPrefix}-feed`;
+    // Valid scrapy-redis items among the broken ones: a bare URL and a JSON object with meta (becomes userData).
+    const valid = [`${site}/p/1`, JSON.stringify({ url: `${site}/p/40`, meta: { via: 'feed' } })];
+    await world.redis.rpush(feedKey, ...Object.keys(BROKEN_SCRAPY_REDIS_FEED_ITEMS), ...valid);
+
+    const { failed, visits } = await crawlTwice(world, { key: feedKey });
+
+    expect([...visits.keys()].sort()).toEqual(ALL_PAGES);
+    expect([...visits.values()].every((n) => n === 1)).toBe(true);
+    expect(failed).toBe(0);
+    await expectFeedLetters(world, BROKEN_SCRAPY_REDIS_FEED_ITEMS);
+    const letters = await world.admin().listDeadLetters();
+    expect(letters.every((l) => l.source === 'feed')).toBe(true);
     expect(await world.redis.llen(feedKey)).toBe(0);
     expect(await world.admin().stats()).toEqual({ total: 40, pending: 0, locked: 0, handled: 40, deadLetters: letters.length });
   });

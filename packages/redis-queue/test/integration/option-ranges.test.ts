@@ -38,6 +38,7 @@ const CASES: Array<[string, boolean, Attempt, boolean?]> = [
   ['maxStalls', true, (v) => new RedisStorageClient({ redis: url, keyPrefix, maxStalls: v as number })],
   ['connectTimeoutSecs', false, (v) => new RedisStorageClient({ redis: url, keyPrefix, connectTimeoutSecs: v as number })],
   ['startUrls.batchSize', true, (v) => new RedisStorageClient({ redis: url, keyPrefix, startUrls: { batchSize: v as number } })],
+  ['startUrls.maxIdleSecs', false, (v) => new RedisStorageClient({ redis: url, keyPrefix, startUrls: { maxIdleSecs: v as number } })],
   ['workerStats.intervalSecs', false, (v) => new RedisStorageClient({ redis: url, keyPrefix, workerStats: { intervalSecs: v as number } })],
   ['workerStats.ttlSecs', false, (v) => new RedisStorageClient({ redis: url, keyPrefix, workerStats: { ttlSecs: v as number } })],
   ['workerStats.deadRetentionSecs', false, (v) => new RedisStorageClient({ redis: url, keyPrefix, workerStats: { deadRetentionSecs: v as number } })],

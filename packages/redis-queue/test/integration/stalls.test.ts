@@ -1,5 +1,5 @@
 // maxStalls on one real Redis with a movable Redis clock: which lock expiries count as stalls, when a request is
-// dead-lettered, the counters, one suspect per listAndLockHead, and requeue resetting the count.
+// dead-lettered, the counters, one suspect per lock owner at a time, and requeue resetting the count.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { requestIdOf } from '../../src/queue/request-codec.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
@@ -78,17 +78,38 @@ describe('maxStalls', () => {
     expect(await world.admin().listDeadLetters()).toEqual([]);
   });
 
-  it('one listAndLockHead locks at most one request with a stall counted (neighbours of a killer are split up)', async () => {
+  it('a lock owner holds at most one request with a stall counted (neighbours of a killer are split up, also across calls)', async () => {
     world = createWorld(backend, 'stalls-c');
-    const client = await world.client('w', { maxStalls: 3 });
-    await client.batchAddRequests([req(1), req(2), req(3), req(4)]);
+    const w = await world.client('w', { maxStalls: 3 });
+    const v = await world.client('v', { maxStalls: 3 });
+    const u = await world.client('u', { maxStalls: 3 });
+    const suspects = world.admin().keys.suspects;
+    await w.batchAddRequests([req(1), req(2), req(3), req(4), req(5)]);
+    const id = (n: number) => requestIdOf(`https://example.com/${n}`);
     // A worker started 1, 2 and 3 together and died: each has one stall now.
-    await client.listAndLockHead({ limit: 4, lockSecs: LOCK_SECS });
-    for (const n of [1, 2, 3]) await client.prolongRequestLock(requestIdOf(`https://example.com/${n}`), { lockSecs: LOCK_SECS });
+    await w.listAndLockHead({ limit: 5, lockSecs: LOCK_SECS });
+    for (const n of [1, 2, 3]) await w.prolongRequestLock(id(n), { lockSecs: LOCK_SECS });
     world.advance(PAST_PROLONGED);
-    expect(names((await client.listAndLockHead({ limit: 4, lockSecs: LOCK_SECS })).items)).toEqual(['1', '4']);
-    expect(names((await client.listAndLockHead({ limit: 4, lockSecs: LOCK_SECS })).items)).toEqual(['2']);
-    expect(names((await client.listAndLockHead({ limit: 4, lockSecs: LOCK_SECS })).items)).toEqual(['3']);
+    expect(names((await w.listAndLockHead({ limit: 5, lockSecs: LOCK_SECS })).items)).toEqual(['1', '4', '5']);
+    // While w holds suspect 1, its next calls (a buffer run dry) get no other suspect, though they are first in line.
+    const again = await w.listAndLockHead({ limit: 5, lockSecs: LOCK_SECS });
+    expect(names(again.items)).toEqual([]);
+    expect(again.queueHasLockedRequests).toBe(true);
+    // Other owners get one each.
+    expect(names((await v.listAndLockHead({ limit: 5, lockSecs: LOCK_SECS })).items)).toEqual(['2']);
+    expect(names((await v.listAndLockHead({ limit: 5, lockSecs: LOCK_SECS })).items)).toEqual([]);
+    expect(names((await u.listAndLockHead({ limit: 5, lockSecs: LOCK_SECS })).items)).toEqual(['3']);
+    expect(await world.redis.hgetall(suspects)).toEqual({ w: id(1), v: id(2), u: id(3) });
+
+    // w handles its suspect: it may take another one. v's lock ends by expiry (never started): v may too.
+    await w.updateRequest({ ...req(1), id: id(1), handledAt: new Date().toISOString() });
+    expect(await u.deleteRequestLock(id(3))).toBeUndefined();
+    expect(names((await w.listAndLockHead({ limit: 5, lockSecs: LOCK_SECS })).items)).toEqual(['3']);
+    // Every lock expires unstarted (no stall): the owners' suspect entries go with them; v takes 2 and the rest.
+    world.advance(LOCK_SECS * 1000 + 1);
+    expect(names((await v.listAndLockHead({ limit: 5, lockSecs: LOCK_SECS })).items)).toEqual(['2', '4', '5']);
+    expect(await world.redis.hget(suspects, 'w')).toBeNull();
+    expect(await world.redis.hget(suspects, 'v')).toBe(id(2));
   });
 
   it('purge and drop remove the stall counts', async () => {
@@ -100,7 +121,9 @@ describe('maxStalls', () => {
     world.advance(PAST_PROLONGED);
     await client.listAndLockHead({ limit: 1, lockSecs: LOCK_SECS });
     expect(await world.redis.hlen(world.admin().keys.stalls)).toBe(1);
+    expect(await world.redis.hlen(world.admin().keys.suspects)).toBe(1);
     await world.admin().purge();
     expect(await world.redis.exists(world.admin().keys.stalls)).toBe(0);
+    expect(await world.redis.exists(world.admin().keys.suspects)).toBe(0);
   });
 });
