@@ -86,6 +86,28 @@ for (const { dir, json } of packages) {
       const res = spawnSync(process.execPath, [join(dir, file), '--help'], { encoding: 'utf8' });
       if (res.status !== 0 || !res.stdout.includes('Usage')) throw new Error(`exit ${res.status}: ${res.stdout}${res.stderr}`);
     });
+    // npm links a bin at install time, before a clone's build: the bin file must be committed (not under dist/),
+    // in the tarball, and run from the unpacked tarball. It is unpacked under the package's .tmp/ so the built
+    // files resolve their dependencies from the workspace's node_modules.
+    const inPackage = file.replace(/^\.\//, '');
+    if (inPackage.startsWith('dist/')) {
+      // Not a failure yet (the package's owner moves it); a clone's `npx ${name}` does not find it after `npm ci`.
+      console.log(`  warn bin ${name}: ${file} is under dist/, so npm ci links it before it exists (commit a bin/ file)`);
+      continue;
+    }
+    check(`bin ${name}: committed outside dist/, runs from the packed tarball`, () => {
+      run('git', ['ls-files', '--error-unmatch', inPackage], dir);
+      const unpacked = join(dir, '.tmp', 'packed-bin');
+      rmSync(unpacked, { recursive: true, force: true });
+      run('mkdir', ['-p', unpacked], dir);
+      try {
+        run('tar', ['-xzf', tarball, '-C', unpacked], dir);
+        const res = spawnSync(process.execPath, [join(unpacked, 'package', inPackage), '--help'], { encoding: 'utf8' });
+        if (res.status !== 0 || !res.stdout.includes('Usage')) throw new Error(`exit ${res.status}: ${res.stdout}${res.stderr}`);
+      } finally {
+        rmSync(unpacked, { recursive: true, force: true });
+      }
+    });
   }
 }
 check('npm publish --dry-run --workspaces', () => run('npm', ['publish', '--dry-run', '--workspaces', '--ignore-scripts'], root));

@@ -129,10 +129,16 @@ export class RedisQueueAdmin {
     return { locked: count, firstExpiresInSecs: inSecs(first), lastExpiresInSecs: inSecs(last) };
   }
 
-  /** @returns the queue's counters, read in one atomic step */
+  /**
+   * @returns the queue's counters, read in one atomic step. Never negative, and `handled` never above `total`
+   *   (counters a third party edited are shown clamped: `pending` and `handled` at 0, `total` at least
+   *   pending + handled), so the CLI, metrics and dashboard never show a negative count or over 100 % handled.
+   */
   async stats(): Promise<RedisQueueStats> {
     const [, total, pending, handled, locked, deadLetters] = ((await this.scripts.run('queueStats', ['0'])) as unknown[]).map(Number);
-    return { total: total!, pending: pending!, locked: locked!, handled: handled!, deadLetters: deadLetters! };
+    const p = Math.max(0, pending!);
+    const h = Math.max(0, handled!);
+    return { total: Math.max(total!, p + h), pending: p, locked: Math.max(0, locked!), handled: h, deadLetters: deadLetters! };
   }
 
   /** Removes every request, lock, dead letter and failed entry, resets the counters; the queue and live leases stay.

@@ -1,6 +1,26 @@
 import type { Command } from 'commander';
 import { CliContext, withCommonOptions, withYes, type CliIo, type CommonOptions } from './context.js';
 
+/** The options every command takes that may also come before the command (`crawlee-redis --redis URL ls`). */
+const PROGRAM_OPTIONS = ['redis', 'keyPrefix', 'json'] as const;
+
+/**
+ * The command's options with the program-level ones filled in: an option given after the command wins, then one
+ * given before it, then the command's default. (commander's `optsWithGlobals()` lets the program's value win even
+ * over one typed after the command, and the command's default `--key-prefix` would hide the program's.)
+ *
+ * @param command - the command being run
+ * @returns its options
+ */
+function withProgramOptions(command: Command): CommonOptions & Record<string, unknown> {
+  const options = { ...command.opts<CommonOptions & Record<string, unknown>>() };
+  const program = command.parent?.opts<Partial<CommonOptions>>() ?? {};
+  for (const key of PROGRAM_OPTIONS) {
+    if (command.getOptionValueSource(key) !== 'cli' && program[key] !== undefined) (options as Record<string, unknown>)[key] = program[key];
+  }
+  return options;
+}
+
 /** What a command does once its arguments are parsed. */
 export type CommandAction = (ctx: CliContext, args: unknown[], options: CommonOptions & Record<string, unknown>) => Promise<void>;
 
@@ -35,7 +55,7 @@ export function defineCliCommand(name: string, build: (command: Command) => Comm
       if (destructive) command = withYes(command);
       command.action(async (...received: unknown[]) => {
         const self = received[received.length - 1] as Command;
-        const options = self.opts<CommonOptions & Record<string, unknown>>();
+        const options = withProgramOptions(self);
         // Connections this package creates do not keep Node alive while idle (their socket is unref'd between
         // operations); the CLI's own commands go straight to ioredis, so the process is kept alive until done.
         const keepAlive = setInterval(() => undefined, 1 << 30);

@@ -19,10 +19,14 @@ export function createProgram(io: CliIo): Command {
   const program = new Command('crawlee-redis')
     .description('Operate crawlee-redis-queue fleets: queues, workers, seeds, dead letters, metrics, the web dashboard, dataset export.')
     .version(PACKAGE_VERSION)
+    // Also accepted before the command (`crawlee-redis --key-prefix x ls`); one given after the command wins.
+    .option('--redis <url>', 'Redis URL for every command (default: $REDIS_URL, else redis://127.0.0.1:6379)')
+    .option('--key-prefix <prefix>', 'key prefix of the queues (default: crawlee)')
+    .option('--json', 'print JSON for scripts instead of text')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText(
       'after',
-      '\nEvery command takes --redis URL (default $REDIS_URL, else redis://127.0.0.1:6379), --key-prefix and --json.\n' +
+      '\nEvery command takes --redis URL (default $REDIS_URL, else redis://127.0.0.1:6379), --key-prefix and --json, before or after the command.\n' +
         'Exit codes: 0 ok, 1 runtime failure (Redis unreachable, queue missing, not supported yet), 2 usage (bad arguments, refused confirmation).',
     )
     .exitOverride()

@@ -3,6 +3,8 @@ import type { AddPath, FeedEntry } from '../queue/add-path.js';
 import type { StartUrlFeedSettings } from '../queue/queue-context.js';
 import type { QueueScripts } from '../queue/queue-scripts.js';
 import { ADD_DEAD_LETTERED, ADD_FEED_TAKEN } from '../queue/reply-codes.js';
+import { StartUrlFeedTypeError } from '../errors/start-url-feed-type-error.js';
+import type { FeedTypeWarnings } from './feed-type-warnings.js';
 import { feedKeyLayout, readFeedBatch, type FeedKeyLayout } from './feed-layout.js';
 import { parseStartUrlItem } from './parse-start-url.js';
 import { parseScrapyRedisItem } from './scrapy-redis-item.js';
@@ -19,30 +21,47 @@ const MAX_ATTEMPTS = 5;
  * @param scripts - the queue's scripts (connection, keys)
  * @param addPath - the queue's add path
  * @param feed - feed settings
+ * @param warnings - where a key of a type the feed cannot read is reported (once per key and type) and skipped
  * @returns the number of feed items this worker consumed (added, duplicates, filtered and dead letters)
- * @throws {@link StartUrlFeedTypeError} when a feed key holds a type the feed cannot read
  */
-export async function drainStartUrls(scripts: QueueScripts, addPath: AddPath, feed: StartUrlFeedSettings): Promise<number> {
+export async function drainStartUrls(scripts: QueueScripts, addPath: AddPath, feed: StartUrlFeedSettings, warnings: FeedTypeWarnings): Promise<number> {
+  for (const feedKey of feed.keys(scripts.queueName)) {
+    try {
+      const consumed = await drainKey(scripts, addPath, feed, feedKey);
+      warnings.readable(feedKey);
+      if (consumed > 0) return consumed;
+    } catch (error) {
+      // The key can also change type between the read and the add script (WRONGTYPE from the script).
+      if (error instanceof StartUrlFeedTypeError) warnings.skip(error);
+      else if (error instanceof Error && /WRONGTYPE/.test(error.message)) {
+        const type = String(await scripts.connection.run(() => scripts.connection.redis.type(feedKey)));
+        warnings.skip(new StartUrlFeedTypeError(feedKey, type, 'a list, a set or a sorted set', { cause: error }));
+      } else throw error;
+    }
+  }
+  return 0;
+}
+
+/** Drains one batch of one feed key. @returns items consumed @throws {@link StartUrlFeedTypeError} for a wrong type */
+async function drainKey(scripts: QueueScripts, addPath: AddPath, feed: StartUrlFeedSettings, feedKey: string): Promise<number> {
   const { connection, keys, queueName } = scripts;
   const parse = feed.format === 'crawlee' ? parseStartUrlItem : parseScrapyRedisItem;
-  for (const feedKey of feed.keys(queueName)) {
-    const layout: FeedKeyLayout = feed.layout === 'auto' ? await feedKeyLayout(connection, feedKey, 'auto') : feed.layout;
-    if (layout === 'none') continue;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const { raws, step } = await readFeedBatch(connection, keys.tag, feedKey, layout, feed.batchSize);
-      if (raws.length === 0) break;
-      const entries: FeedEntry[] = raws.map((raw) => {
-        const item = parse(raw, feed.alwaysEnqueue, addPath.uniqueKeyTransform);
-        return item.kind === 'r' ? { raw, request: item.request } : { raw, reason: item.reason };
-      });
-      const codes = await addPath.addFeedBatch(entries, step);
-      if (codes === undefined) continue; // another worker took this list head first; read the new head
-      const consumed = codes.filter((c) => c !== ADD_FEED_TAKEN).length;
-      if (consumed === 0) continue; // another worker took every member read; read again
-      const dead = codes.filter((c) => c === ADD_DEAD_LETTERED).length;
-      if (dead > 0) log.warning(`crawlee-redis-queue: ${dead} start-URL item(s) of ${feedKey} were not valid; moved to the dead letters of queue "${queueName}"`);
-      return consumed;
-    }
+  const layout: FeedKeyLayout = feed.layout === 'auto' ? await feedKeyLayout(connection, feedKey, 'auto') : feed.layout;
+  if (layout === 'none') return 0;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { raws, step } = await readFeedBatch(connection, keys.tag, feedKey, layout, feed.batchSize);
+    if (raws.length === 0) break;
+    const entries: FeedEntry[] = raws.map((raw) => {
+      const item = parse(raw, feed.alwaysEnqueue, addPath.uniqueKeyTransform);
+      return item.kind === 'r' ? { raw, request: item.request } : { raw, reason: item.reason };
+    });
+    const codes = await addPath.addFeedBatch(entries, step);
+    if (codes === undefined) continue; // another worker took this list head first; read the new head
+    const consumed = codes.filter((c) => c !== ADD_FEED_TAKEN).length;
+    if (consumed === 0) continue; // another worker took every member read; read again
+    const dead = codes.filter((c) => c === ADD_DEAD_LETTERED).length;
+    if (dead > 0) log.warning(`crawlee-redis-queue: ${dead} start-URL item(s) of ${feedKey} were not valid; moved to the dead letters of queue "${queueName}"`);
+    return consumed;
   }
   return 0;
 }

@@ -4,6 +4,7 @@ import type { StartUrlFeedSettings } from '../queue/queue-context.js';
 import type { QueueScripts } from '../queue/queue-scripts.js';
 import { checkStartUrlFeed, drainStartUrls } from './drain-start-urls.js';
 import { FeedIdleWindow } from './feed-idle-window.js';
+import { FeedTypeWarnings } from './feed-type-warnings.js';
 
 /**
  * The start-URL feed of one queue client: when `listAndLockHead` found nothing available, drain one feed batch and
@@ -12,6 +13,7 @@ import { FeedIdleWindow } from './feed-idle-window.js';
  */
 export class StartUrlFeed {
   private readonly idle: FeedIdleWindow;
+  private readonly warnings = new FeedTypeWarnings();
 
   /**
    * @param scripts - the queue's scripts
@@ -36,15 +38,15 @@ export class StartUrlFeed {
   /**
    * @param result - what `listAndLockHead` returned
    * @param lockAgain - runs `listAndLockHead` again
-   * @returns the result to give Crawlee
-   * @throws {@link StartUrlFeedTypeError} when a feed key holds a type the feed cannot read
+   * @returns the result to give Crawlee; a feed key of a type the feed cannot read is skipped with one warning per
+   *   key and type change (never thrown here: the queue keeps being served)
    */
   async fill(result: ListAndLockHeadResult, lockAgain: () => Promise<ListAndLockHeadResult>): Promise<ListAndLockHeadResult> {
     if (result.items.length > 0) {
       this.idle.busy();
       return result;
     }
-    const moved = await drainStartUrls(this.scripts, this.addPath, this.settings);
+    const moved = await drainStartUrls(this.scripts, this.addPath, this.settings, this.warnings);
     let next = result;
     if (moved > 0) {
       this.idle.busy();

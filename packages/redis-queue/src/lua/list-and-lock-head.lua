@@ -122,10 +122,9 @@ if #ids > 0 then
     redis.call('HSET', KEYS[6], unpack(ownerArgs))
   end
 end
-if missing > 0 then
-  redis.call('HINCRBY', KEYS[1], 'pending', -missing)
-  redis.call('HINCRBY', KEYS[1], 'total', -missing)
-end
+-- Such an entry may never have been counted (written by a third party without touching meta): re-derive the
+-- counters from the pending set rather than decrement them (see unindex-request.lua).
+if missing > 0 then recountAfterRemoval(0) end
 
 if #ids > 0 then
   local first = redis.call('HGET', KEYS[1], 'firstClient')

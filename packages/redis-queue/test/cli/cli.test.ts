@@ -248,3 +248,26 @@ describe('crawlee-redis', () => {
     expect(await run.exited).toBe(0);
   });
 });
+
+describe('crawlee-redis program-level options and takeover of a missing key', () => {
+  it('--redis, --key-prefix and --json are accepted before the command; one after the command wins', async () => {
+    world = createWorld(backend);
+    await (await world.client('w')).batchAddRequests([req(1), req(2)]);
+    const before = await runBin(['--redis', url, '--key-prefix', world.keyPrefix, '--json', 'ls']);
+    expect(before.code, before.stderr).toBe(0);
+    expect(JSON.parse(before.stdout)).toMatchObject([{ name: 'queue', total: 2, pending: 2 }]);
+    const inner = await runBin(['--key-prefix', world.keyPrefix, 'ls', '--redis', url, '--key-prefix', `${world.keyPrefix}-other`, '--json']);
+    expect(inner.code, inner.stderr).toBe(0);
+    expect(JSON.parse(inner.stdout)).toEqual([]);
+  });
+
+  it('takeover from a key that does not exist: exit 1, says so, no queue created', async () => {
+    world = createWorld(backend, `tk-${Date.now()}`);
+    const missing = `${world.keyPrefix}-nosuchspider:requests`;
+    const res = await cli(['takeover', world.name, '--from', missing]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`nothing to take over: key ${missing} does not exist`);
+    expect(await world.redis.exists(world.admin().keys.meta)).toBe(0);
+    expect(await world.redis.scard(queueIndexKey(world.keyPrefix))).toBe(0);
+  });
+});

@@ -1,4 +1,4 @@
-import { CheerioCrawler, Configuration } from 'crawlee';
+import { CheerioCrawler, Configuration, log } from 'crawlee';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -75,7 +75,7 @@ describe('start-URL feed layouts', () => {
     expect(names((await client.listAndLockHead({ limit: 10, lockSecs: 60 })).items)).toEqual(['l1', 'l2']);
   });
 
-  it('a feed key of another type is a StartUrlFeedTypeError on open and on the first drain; nothing is read or written', async () => {
+  it('a feed key of another type is a StartUrlFeedTypeError on open; during a drain it is skipped; nothing is read or written', async () => {
     world = createWorld(backend, `feed-type-${Date.now()}`);
     const hash = feedKey('hash');
     await world.redis.hset(hash, 'url', url(1));
@@ -83,13 +83,18 @@ describe('start-URL feed layouts', () => {
     const list = feedKey('list');
     await world.redis.rpush(list, url(1));
     await expect(world.client('b', { startUrls: { key: list, type: 'set' } })).rejects.toThrow(/is a Redis list, but the feed reads a set/);
-    // The key changes type after the queue was opened: the drain reports it (WRONGTYPE), the worker does not crash.
+    // The key changes type after the queue was opened: the drain skips it (one warning), the worker does not crash.
     const late = feedKey('late');
     const client = await world.client('c', { startUrls: { key: late } });
     await world.redis.set(late, 'https://example.com/x');
-    const error = await client.listAndLockHead({ limit: 5, lockSecs: 60 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StartUrlFeedTypeError);
-    expect(error).toMatchObject({ key: late, actualType: 'string' });
+    const warnings = captureWarnings();
+    try {
+      for (let i = 0; i < 3; i++) expect((await client.listAndLockHead({ limit: 5, lockSecs: 60 })).items).toEqual([]);
+    } finally {
+      warnings.restore();
+    }
+    expect(warnings.lines.filter((l) => l.includes(late))).toHaveLength(1);
+    expect(warnings.lines[0]).toMatch(/is a Redis string/);
     expect(await world.redis.get(late)).toBe('https://example.com/x');
     expect(await world.admin().stats()).toMatchObject({ total: 0, deadLetters: 0 });
   });
@@ -110,6 +115,14 @@ describe('start-URL feed layouts', () => {
     }
   });
 });
+
+/** Collects Crawlee's `log.warning` lines until `restore()`. */
+function captureWarnings(): { lines: string[]; restore: () => void } {
+  const lines: string[] = [];
+  const original = log.warning.bind(log);
+  log.warning = (message: string) => void lines.push(message);
+  return { lines, restore: () => void (log.warning = original) };
+}
 
 describe('maxIdleSecs (MAX_IDLE_TIME_BEFORE_CLOSE)', () => {
   let server: Server;
@@ -156,6 +169,39 @@ describe('maxIdleSecs (MAX_IDLE_TIME_BEFORE_CLOSE)', () => {
     expect(titles).toEqual(['/first', '/late']);
     // Finished on its own: about 2 s to the late item plus the 5 s window after it.
     expect(ms).toBeGreaterThan(5000);
+  });
+
+  it('a feed key replaced by a hash mid-run: one warning, the CheerioCrawler keeps crawling the queue and completes', async () => {
+    world = createWorld(backend, `feed-retype-${Date.now()}`);
+    const key = feedKey('retype');
+    await world.redis.rpush(key, `${origin}/first`);
+    const requestQueue = await openRedisRequestQueue(world.name, { redis: world.redis, keyPrefix: world.keyPrefix, startUrlsKey: key, startUrls: { maxIdleSecs: 3 } });
+    const warnings = captureWarnings();
+    const titles: string[] = [];
+    const crawler = new CheerioCrawler(
+      {
+        requestQueue,
+        maxConcurrency: 1,
+        async requestHandler({ $, crawler: c }) {
+          titles.push($('title').text());
+          if (titles.length === 1) {
+            // A third party replaces the feed key by a hash while the crawl runs; the queue still has work.
+            await world.redis.del(key);
+            await world.redis.hset(key, 'a', `${origin}/ignored`);
+            await c.addRequests(Array.from({ length: 5 }, (_, i) => `${origin}/q${i}`));
+          }
+        },
+      },
+      new Configuration({ persistStorage: false }),
+    );
+    try {
+      await crawler.run();
+    } finally {
+      warnings.restore();
+    }
+    expect(titles.sort()).toEqual(['/first', '/q0', '/q1', '/q2', '/q3', '/q4']);
+    expect(warnings.lines.filter((l) => l.includes(`"${key}" is a Redis hash`))).toHaveLength(1);
+    expect(await world.redis.hget(key, 'a')).toBe(`${origin}/ignored`);
   });
 
   it('without maxIdleSecs the crawler finishes as soon as the feed is empty and the late item stays in the feed', async () => {

@@ -28,7 +28,7 @@ export const statsCommand = defineCliCommand(
     const { workerList, ...snapshot } = await queueSnapshot(admin);
     if (ctx.json) return ctx.printJson({ queue: name, ...snapshot });
     const s = snapshot;
-    const progress = s.total > 0 ? ` (${((100 * s.handled) / s.total).toFixed(1)}%)` : '';
+    const progress = s.total > 0 ? ` (${Math.min(100, (100 * s.handled) / s.total).toFixed(1)}%)` : '';
     ctx.print(
       keyValues([
         ['queue', `${name as string} (key prefix "${ctx.keyPrefix}")`],

@@ -3,6 +3,7 @@ import { RedisStorageClient } from '../../storage/redis-storage-client.js';
 import type { ScrapyTakeoverRequest } from '../../takeover/index.js';
 import { defineCliCommand } from '../define-command.js';
 import { CliUsageError } from '../errors/cli-usage-error.js';
+import { TakeoverSourceMissingError } from '../errors/takeover-source-missing-error.js';
 import { keyValues } from '../format.js';
 
 const intOption = (min: number, max: number) => (value: string) => {
@@ -53,7 +54,10 @@ export const takeoverCommand = defineCliCommand(
     if (options.scrapyRequest && !options.fingerprint) throw new CliUsageError('--scrapy-request needs --fingerprint');
     const uniqueKey = options.fingerprint ? await fingerprintUniqueKey(options.fingerprint as string, options.scrapyRequest as string | undefined) : undefined;
     const admin = await ctx.admin(name as string, false);
-    const storage = new RedisStorageClient({ redis: await ctx.redis(), keyPrefix: ctx.keyPrefix, workerStats: false });
+    // Checked before the queue is created: a mistyped key must not leave an empty queue behind.
+    const redis = await ctx.redis();
+    if ((await redis.exists(options.from as string)) === 0) throw new TakeoverSourceMissingError(options.from as string);
+    const storage = new RedisStorageClient({ redis, keyPrefix: ctx.keyPrefix, workerStats: false });
     await storage.requestQueues().getOrCreate(name as string);
     const result = await admin.takeOverScrapyRequests({
       key: options.from as string,
