@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { FilterTooLargeError } from '../errors/filter-too-large-error.js';
 import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
 import { INDEX_SCHEME } from './bit-indexes.js';
@@ -50,7 +51,7 @@ export interface BloomSizing {
 export function validateMaxFilterBytes(maxFilterBytes: unknown): void {
   if (maxFilterBytes === undefined) return;
   if (typeof maxFilterBytes !== 'number' || Number.isNaN(maxFilterBytes) || maxFilterBytes <= 0) {
-    throw new InvalidDedupOptionsError(`maxFilterBytes must be a positive number of bytes (Infinity: no limit), got ${typeof maxFilterBytes === 'bigint' ? `${maxFilterBytes}n` : String(maxFilterBytes)}`);
+    throw new InvalidDedupOptionsError(`maxFilterBytes must be a positive number of bytes (Infinity: no limit), got ${inspect(maxFilterBytes)}`);
   }
 }
 

@@ -27,12 +27,12 @@ describe('script registry (the kit, used by this package)', () => {
     try {
       const keys = queueKeys('registry', 'q');
       expect(await runScript(redis, 'createQueue', [keys.meta], ['q', 'q', '0'])).toBe(1);
-      const cached = (await redis.script('EXISTS', ...(await scriptShas(redis)))) as number[];
+      const cached = (await redis.script('EXISTS', ...scriptShas(redis))) as number[];
       expect(cached.some((v) => v === 1)).toBe(true);
 
       await server.kill();
       await server.restart();
-      expect(await redis.script('EXISTS', ...(await scriptShas(redis)))).toEqual((await scriptShas(redis)).map(() => 0));
+      expect(await redis.script('EXISTS', ...scriptShas(redis))).toEqual(scriptShas(redis).map(() => 0));
       // The same call again: EVALSHA answers NOSCRIPT, ioredis resends the script with EVAL, the call succeeds.
       expect(await runScript(redis, 'createQueue', [keys.meta], ['q', 'q', '0'])).toBe(1);
       expect(await runScript(redis, 'createQueue', [keys.meta], ['q', 'q', '0'])).toBe(0);
@@ -43,7 +43,7 @@ describe('script registry (the kit, used by this package)', () => {
 });
 
 /** SHA-1s ioredis uses for the scripts it defined on this connection. */
-async function scriptShas(redis: Redis): Promise<string[]> {
+function scriptShas(redis: Redis): string[] {
   const scripts = (redis as unknown as { scriptsSet: Record<string, { sha: string }> }).scriptsSet;
   return Object.values(scripts).map((script) => script.sha);
 }
