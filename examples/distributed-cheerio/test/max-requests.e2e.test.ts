@@ -18,7 +18,7 @@ afterAll(async () => {
 async function pendingRequests(queue: string): Promise<Array<{ retryCount: number; errorMessages: string[]; handledAt?: string }>> {
   const redis = new Redis(redisUrl);
   try {
-    const ids = await redis.zrange(`{crawlee:rq:${queue}}:pending`, 0, -1);
+    const ids = await redis.zrange(`{crawlee:rq:${queue}}:pending`, '0', '-1');
     const raw = ids.length === 0 ? [] : await redis.hmget(`{crawlee:rq:${queue}}:data`, ...ids);
     return raw.filter((r): r is string => r !== null).map((r) => JSON.parse(r) as { retryCount: number; errorMessages: string[] });
   } finally {

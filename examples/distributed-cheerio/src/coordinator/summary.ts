@@ -4,6 +4,7 @@ import { log } from 'crawlee';
 import type { DedupStats } from 'crawlee-bloom-dedup';
 import type { DedupMode } from '../options.js';
 import { duplicatesFiltered, type FleetSnapshot, type QueueCounts } from './fleet-snapshot.js';
+import { crawleeRedisCommand } from '../crawlee-redis-command.js';
 import { maskUrl } from '../mask-credentials.js';
 import type { MergedRecords } from './merge-records.js';
 import type { WorkerExit } from './worker-fleet.js';
@@ -182,9 +183,10 @@ export function buildSummary(input: SummaryInput): RunSummary {
             records: merged.recordsRead,
             kept: input.results.kept,
             exportCommand: input.results.kept
-              ? `npx crawlee-redis export ${input.results.dataset} --format jsonl --output pages.jsonl` +
-                `${input.results.keyPrefix === 'crawlee' ? '' : ` --key-prefix ${input.results.keyPrefix}`}` +
-                `${input.redisUrl === null || input.redisUrl === 'redis://127.0.0.1:6379' ? '' : ' --redis "$REDIS_URL"'}`
+              ? crawleeRedisCommand(['export', input.results.dataset, '--format', 'jsonl', '--output', 'pages.jsonl'], {
+                  redisUrl: maskUrl(input.redisUrl ?? 'redis://127.0.0.1:6379'),
+                  keyPrefix: input.results.keyPrefix,
+                })
               : null,
           },
   };
