@@ -187,6 +187,7 @@ export async function runDistributed(input: {
     retried: await counters.retried(),
     output: options.output,
     interrupted,
+    keyPrefix: options.keyPrefix,
     ...(results ? { results: { dataset: queueName, keyPrefix: options.keyPrefix, kept: !removeRun } } : {}),
   });
 
