@@ -12,6 +12,7 @@ import { UsageError } from './errors/usage-error.js';
 import { assertOutputPathsWritable } from './check-output-paths.js';
 import { lockOutputs, type OutputLock } from './coordinator/output-lock.js';
 import { installLogFilter } from './log-filter.js';
+import { explainedRedisError } from './redis/explained-redis-error.js';
 import { maskInText } from './mask-credentials.js';
 import { POSTGRES_DOCS_DIR, resolveOptions, type RawOptions } from './options.js';
 
@@ -100,8 +101,10 @@ main(process.argv).then(
       log.warning(error.message);
       process.exit(0);
     }
-    // Our own errors say what to do; a stack trace would only bury that.
-    if (error instanceof DistributedCheerioError) log.error(error.message);
+    // Our own errors say what to do, and so do the Redis packages' typed connection errors (auth, ACL, ...): a stack
+    // trace would only bury that.
+    const explained = error instanceof DistributedCheerioError ? error : explainedRedisError(error);
+    if (explained !== undefined) log.error(maskInText(explained.message));
     else log.exception(error as Error, 'the crawl failed');
     process.exit(error instanceof UsageError ? EXIT_USAGE : 1);
   },

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join as joinPath, resolve } from 'node:path';
+import { InvalidOptionsError } from 'crawlee-redis-queue';
+import { queueKeys } from 'crawlee-redis-queue/internal';
 import { OptionRangeError } from './errors/option-range-error.js';
 import { UsageError } from './errors/usage-error.js';
 import { maskInText, maskUrl } from './mask-credentials.js';
@@ -214,9 +216,21 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
   if (join && sources > 0) {
     throw new UsageError('--join only starts workers on a queue another machine seeded: drop --demo, --site and --start-url.');
   }
+  // The crawl of a folder starts at its index.html: without one the start page is a 404 and nothing is crawled.
+  if (site !== undefined && !existsSync(joinPath(site, 'index.html'))) {
+    throw new UsageError(`--site ${raw.site}: the folder has no index.html (${joinPath(site, 'index.html')}), where the crawl starts.`);
+  }
 
   const keyPrefix = raw.keyPrefix ?? 'crawlee';
   if (!/^[A-Za-z0-9:_-]{1,50}$/.test(keyPrefix)) throw new UsageError(`--key-prefix has invalid characters: "${keyPrefix}".`);
+  // The queue's own rules (e.g. no ":rq:" / ":ds:" segment), checked up front by the function that builds its keys
+  // (pure: nothing is connected or written), so a bad prefix is a usage error before anything starts.
+  try {
+    queueKeys(keyPrefix, 'check');
+  } catch (error) {
+    if (error instanceof InvalidOptionsError) throw new UsageError(`--key-prefix: ${error.message}`);
+    throw error;
+  }
 
   const lockSecs = integer('--lock-secs', raw.lockSecs) ?? 30;
   const runQueueName = queueName ?? uniqueQueueName();

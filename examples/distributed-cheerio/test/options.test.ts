@@ -7,6 +7,9 @@ import { OptionRangeError } from '../src/errors/option-range-error.js';
 import { OPTION_RANGES, POSTGRES_DOCS_DIR, resolveOptions, type RawOptions } from '../src/options.js';
 import { runCli } from './helpers/run-cli.js';
 
+/** A folder that exists but has no index.html (the crawl of a folder starts there). */
+const folderWithoutIndex = mkdtempSync(join(tmpdir(), 'no-index-'));
+
 describe('resolveOptions', () => {
   it('defaults: 2 workers, bloom, the PostgreSQL docs when installed, redis://127.0.0.1:6379', () => {
     const options = resolveOptions({}, {});
@@ -49,6 +52,9 @@ describe('resolveOptions', () => {
     [{ workers: 'two' }, /--workers must be a whole number >= 1/],
     [{ workers: '100000' }, /--workers must be at most 64.*--join/],
     [{ site: '/no/such/folder' }, /--site \/no\/such\/folder: no such folder/],
+    [{ site: folderWithoutIndex }, /--site .*no-index-.*: the folder has no index.html/],
+    [{ demo: true, keyPrefix: 'foo:rq:x' }, /--key-prefix: .*namespace marker ":rq:"/],
+    [{ demo: true, keyPrefix: 'foo:ds' }, /--key-prefix: .*namespace marker ":ds:"/],
     [{ startUrl: 'not a url' }, /--start-url is not a valid URL/],
     [{ startUrl: 'ftp://example.com/' }, /--start-url must use http: or https:/],
     [{ redis: 'http://127.0.0.1:6379' }, /--redis must use redis: or rediss:/],

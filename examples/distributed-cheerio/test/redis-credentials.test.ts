@@ -16,6 +16,8 @@ beforeAll(async () => {
   const admin = new Redis(server.url);
   try {
     await admin.call('ACL', 'SETUSER', 'reader', 'on', `>${PASSWORD}`, '~other:*', '+get');
+    // Passes the probe (PING, INFO) and may use every key, but not TIME, which the queue runs (also inside scripts).
+    await admin.call('ACL', 'SETUSER', 'notime', 'on', `>${PASSWORD}`, '~*', '&*', '+@all', '-time');
     await admin.config('SET', 'requirepass', PASSWORD);
   } finally {
     admin.disconnect();
@@ -94,5 +96,28 @@ describe('a Redis that answers is never replaced by a private redis-server', () 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--redis must use redis: or rediss:');
     expect(result.stderr).not.toContain(PASSWORD);
+  }, 60_000);
+
+  it('an ACL denial found after the probe (no +time) prints what to allow, without a stack trace', async () => {
+    const dir = outputDir();
+    dirs.push(dir);
+    const result = await runCli(['--demo', '--redis', withAuth('notime', PASSWORD), '--output', join(dir, 'pages.jsonl')], {}, 60_000);
+    const text = result.stdout + result.stderr;
+    expect(result.code).toBe(1);
+    expect(text).toMatch(/ACL|\+time/);
+    expect(text).not.toContain('the crawl failed');
+    expect(text).not.toContain('CAUSE');
+    expect(text).not.toMatch(/\n\s+at /);
+    expect(text).not.toContain(PASSWORD);
+  }, 90_000);
+
+  it('a host name that does not resolve is reported as such, nothing started', async () => {
+    const result = await runCli(['--demo', '--redis', `redis://u:${PASSWORD}@nonexistent.invalid:6379`], {}, 60_000);
+    const text = result.stdout + result.stderr;
+    expect(result.code).toBe(1);
+    expect(text).toContain('The host "nonexistent.invalid" does not resolve');
+    expect(text).not.toContain('did not answer like Redis');
+    expect(text).not.toContain('started worker');
+    expect(text).not.toContain(PASSWORD);
   }, 60_000);
 });

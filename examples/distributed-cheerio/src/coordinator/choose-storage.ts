@@ -40,6 +40,13 @@ function throwUnlessUsable(url: string, probe: RedisProbe): void {
       throw new RedisDatabaseError(masked, probe.db, probe.detail);
     case 'tls':
       throw new RedisTlsError(masked, probe.detail);
+    case 'unresolved':
+      throw new RedisUnreachableError(
+        masked,
+        probe.detail,
+        `The host "${probe.host}" does not resolve: check the host name in --redis / REDIS_URL (and this machine's DNS). ` +
+          'Nothing was started.',
+      );
     case 'timeout':
     case 'closed':
       throw new RedisUnreachableError(
@@ -58,7 +65,7 @@ function throwUnlessUsable(url: string, probe: RedisProbe): void {
  * index out of range, a TLS failure, a timeout) is an error, never a fallback: other machines may be using that Redis.
  *
  * @throws {@link RedisAuthError}, {@link RedisPermissionError}, {@link RedisDatabaseError}, {@link RedisTlsError}
- * @throws {@link RedisUnreachableError} on a timeout, or on a refused connection with `--join` or to another host
+ * @throws {@link RedisUnreachableError} on a host name that does not resolve, a timeout, or on a refused connection with `--join` or to another host
  */
 export async function chooseStorage(options: RunOptions): Promise<StorageChoice> {
   if (options.memory) {

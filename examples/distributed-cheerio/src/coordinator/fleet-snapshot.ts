@@ -19,6 +19,20 @@ export interface FleetSnapshot {
   store?: DedupStats;
 }
 
+/**
+ * The counts with none below 0. The queue's counters are kept by every writer of its keys, and an entry someone else
+ * wrote (dead-lettered when a worker reads it) can leave one below zero; a negative count would only mislead.
+ */
+export function clampCounts(q: QueueCounts): QueueCounts {
+  return {
+    total: Math.max(0, q.total),
+    pending: Math.max(0, q.pending),
+    locked: q.locked === null ? null : Math.max(0, q.locked),
+    handled: Math.max(0, q.handled),
+    deadLetters: Math.max(0, q.deadLetters),
+  };
+}
+
 /** A function that reads a snapshot; every number comes from the shared state, none from the coordinator's guesses. */
 export type ReadSnapshot = () => Promise<FleetSnapshot>;
 
@@ -27,13 +41,13 @@ export function redisSnapshot(admin: RedisQueueAdmin, counters: RunCounters, sto
   return async () => {
     const [stats, values, storeStats] = await Promise.all([admin.stats(), counters.read(), store?.stats()]);
     const snapshot: FleetSnapshot = {
-      queue: {
+      queue: clampCounts({
         total: stats.total,
         pending: stats.pending,
         locked: stats.locked,
         handled: stats.handled,
         deadLetters: stats.deadLetters,
-      },
+      }),
       counters: values,
     };
     if (storeStats !== undefined) snapshot.store = storeStats;

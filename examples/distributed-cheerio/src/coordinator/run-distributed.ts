@@ -67,6 +67,9 @@ export async function runDistributed(input: {
     // --join machine started meanwhile) finishes while it seeds, and a --join accepts the queue while the lease is
     // alive. It expires 30 s after a killed coordinator's last renewal.
     lease = await admin.openProducerLease({ leaseSecs: 30 });
+    // The --max-requests budget is per run: a resume (with or without --max-requests) starts with a fresh one, so its
+    // summary says why this run stopped, not why the previous one did.
+    await redis.hdel(keys.countersKey, 'budget', 'overBudget');
     // Seeded through the same wrappers as every link, so the start page gets a fingerprint and a dedup key too.
     const before = await admin.stats();
     await queue.addRequests([{ url: site.startUrl }]);
@@ -184,6 +187,7 @@ export async function runDistributed(input: {
     retried: await counters.retried(),
     output: options.output,
     interrupted,
+    keyPrefix: options.keyPrefix,
     ...(results ? { results: { dataset: queueName, keyPrefix: options.keyPrefix, kept: !removeRun } } : {}),
   });
 

@@ -3,7 +3,8 @@ import { dirname } from 'node:path';
 import { log } from 'crawlee';
 import type { DedupStats } from 'crawlee-bloom-dedup';
 import type { DedupMode } from '../options.js';
-import { duplicatesFiltered, type FleetSnapshot, type QueueCounts } from './fleet-snapshot.js';
+import { clampCounts, duplicatesFiltered, type FleetSnapshot, type QueueCounts } from './fleet-snapshot.js';
+import { crawleeRedisCommand } from '../crawlee-redis-command.js';
 import { maskUrl } from '../mask-credentials.js';
 import type { MergedRecords } from './merge-records.js';
 import type { WorkerExit } from './worker-fleet.js';
@@ -57,13 +58,16 @@ export interface RunSummary {
   /** GET requests the static server answered, and paths it served more than once. */
   httpFetches: { total: number; pathsFetchedMoreThanOnce: number; refetched: string[] } | null;
   killedWorker: { worker: string; afterPages: number; pagesItRecorded: number } | null;
-  /** No request left pending or locked, none failed, none in the dead-letter hash, no budget stop. */
+  /** No request left pending or locked, none failed, none in the dead-letter hash, no budget stop, and at least one
+   * page recorded (a start page that answers an HTTP error crawls nothing). */
   allPagesCrawled: boolean;
   /** allPagesCrawled, and no page recorded twice (the merged output never has duplicates either way). */
   everyPageRecordedOnce: boolean;
   /** everyPageRecordedOnce, and no page fetched twice. */
   everyPageExactlyOnce: boolean;
   output: string;
+  /** The `crawlee-redis` command that lists the queue's dead letters (null without Redis). */
+  deadLettersCommand: string | null;
   /** With `--results redis`: the Redis dataset the workers pushed their records into (named after the queue), its
    * record count (duplicates included), and whether it was kept (a named or interrupted queue, `--keep-keys`) or
    * removed with the finished per-run queue; `null` with `--results files`. */
@@ -92,6 +96,8 @@ export interface SummaryInput {
   results?: { dataset: string; keyPrefix: string; kept: boolean };
   /** The signal that stopped the run, if any. */
   interrupted?: NodeJS.Signals | null;
+  /** The key prefix of the queue (Redis runs), for the commands the summary prints. */
+  keyPrefix?: string;
 }
 
 /** Builds the summary from what the run measured. */
@@ -101,7 +107,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
   const duplicatePagesHandled = merged.recordsRead - merged.pages.length;
   const failedRequests = c.failed ?? 0;
   const stoppedByMaxRequests = (c.overBudget ?? 0) > 0;
-  const q = snapshot.queue;
+  const q = clampCounts(snapshot.queue);
   const retried = new Set(input.retried.map((url) => new URL(url).pathname + new URL(url).search));
   const refetchedRecords = [...merged.duplicated.keys()]
     .map((fp) => merged.pages.find((p) => p.fingerprint === fp)?.url ?? '')
@@ -113,7 +119,12 @@ export function buildSummary(input: SummaryInput): RunSummary {
   const refetchedAfterKill = [...refetched].filter((path) => !retried.has(path)).length;
   const pagesFetchedTwice = Math.max(merged.duplicated.size, refetched.size);
   const allPagesCrawled =
-    q.pending === 0 && (q.locked ?? 0) === 0 && q.deadLetters === 0 && failedRequests === 0 && !stoppedByMaxRequests;
+    q.pending === 0 &&
+    (q.locked ?? 0) === 0 &&
+    q.deadLetters === 0 &&
+    failedRequests === 0 &&
+    !stoppedByMaxRequests &&
+    merged.pages.length > 0;
   const workerNames = new Set([...input.exits.map((e) => e.worker), ...merged.perWorker.keys()]);
   const workers = [...workerNames].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).map((worker) => {
     const exit = input.exits.find((e) => e.worker === worker);
@@ -174,6 +185,13 @@ export function buildSummary(input: SummaryInput): RunSummary {
     everyPageRecordedOnce: allPagesCrawled && duplicatePagesHandled === 0,
     everyPageExactlyOnce: allPagesCrawled && duplicatePagesHandled === 0 && pagesFetchedTwice === 0,
     output: input.output,
+    deadLettersCommand:
+      input.redisUrl === null
+        ? null
+        : crawleeRedisCommand(['dead-letters', input.queueName], {
+            redisUrl: maskUrl(input.redisUrl),
+            keyPrefix: input.keyPrefix ?? input.results?.keyPrefix ?? 'crawlee',
+          }),
     resultsDataset:
       input.results === undefined
         ? null
@@ -182,9 +200,10 @@ export function buildSummary(input: SummaryInput): RunSummary {
             records: merged.recordsRead,
             kept: input.results.kept,
             exportCommand: input.results.kept
-              ? `npx crawlee-redis export ${input.results.dataset} --format jsonl --output pages.jsonl` +
-                `${input.results.keyPrefix === 'crawlee' ? '' : ` --key-prefix ${input.results.keyPrefix}`}` +
-                `${input.redisUrl === null || input.redisUrl === 'redis://127.0.0.1:6379' ? '' : ' --redis "$REDIS_URL"'}`
+              ? crawleeRedisCommand(['export', input.results.dataset, '--format', 'jsonl', '--output', 'pages.jsonl'], {
+                  redisUrl: maskUrl(input.redisUrl ?? 'redis://127.0.0.1:6379'),
+                  keyPrefix: input.results.keyPrefix,
+                })
               : null,
           },
   };
@@ -248,9 +267,15 @@ export function printSummary(s: RunSummary): void {
     : s.allPagesCrawled
       ? `every page crawled, each once in the output; ${s.pagesFetchedTwice} fetched twice` +
         (why.length > 0 ? ` (${why.join(', ')})` : '')
-      : s.stoppedByMaxRequests && s.failedRequests === 0 && s.queue.deadLetters === 0
-        ? `stopped by --max-requests as asked (${s.queue.pending} request(s) left pending)`
-        : 'NOT every page was crawled (see pending/locked/failed above)';
+      : s.queue.deadLetters > 0
+        ? `NOT every page was crawled: ${count(s.queue.deadLetters, 'dead letter')} (queue entries no worker could read, ` +
+          `set aside${s.deadLettersCommand === null ? '' : `; list them with ${s.deadLettersCommand}`})` +
+          (s.queue.pending + (s.queue.locked ?? 0) + s.failedRequests > 0 ? '; see also pending/locked/failed above' : '')
+        : s.stoppedByMaxRequests && s.failedRequests === 0
+          ? `stopped by --max-requests as asked (${s.queue.pending} request(s) left pending)`
+          : s.uniquePages === 0 && s.httpErrors > 0 && s.queue.pending === 0 && s.failedRequests === 0
+            ? `NOT crawled: no page recorded, the start page answered an HTTP error (${count(s.httpErrors, 'HTTP error')}; see the warnings above)`
+            : 'NOT every page was crawled (see pending/locked/failed above)';
   log.info(`  result                  ${verdict}`);
   log.info(`  output                  ${s.output}`);
   if (s.resultsDataset !== null) {

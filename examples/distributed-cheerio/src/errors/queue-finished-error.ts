@@ -1,3 +1,4 @@
+import { crawleeRedisCommand } from '../crawlee-redis-command.js';
 import { DistributedCheerioError } from './distributed-cheerio-error.js';
 
 /**
@@ -16,9 +17,9 @@ export class QueueFinishedError extends DistributedCheerioError {
       'E_QUEUE_FINISHED',
       `queue ${queueName} on ${redisUrl} is finished: all ${handled} request(s) are handled, nothing is left to crawl ` +
         '(the output of the earlier run is left as it was). To crawl again from scratch, pick a new --queue, or drop this ' +
-        `one first: node --input-type=module -e "import { RedisQueueAdmin } from 'crawlee-redis-queue'; const a = new ` +
-        `RedisQueueAdmin({ redis: process.env.REDIS_URL, keyPrefix: '${keyPrefix}', name: '${queueName}' }); await a.drop(); ` +
-        `await a.close();" and delete the keys matching *{${keyPrefix}:rq:${queueName}}* (README, "Several machines").`,
+        `one first, from the repository root: ${crawleeRedisCommand(['drop', queueName], { redisUrl, keyPrefix }, ['--yes'])}` +
+        (redisUrl.includes('***') ? ' (put the password back in place of ***, or leave --redis out and set REDIS_URL)' : '') +
+        ' (it deletes every key of the queue\'s hash tag; README, "Several machines").',
     );
   }
 }

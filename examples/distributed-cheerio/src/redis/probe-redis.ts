@@ -12,6 +12,7 @@ export type RedisProbe =
   | { kind: 'database'; detail: string; db: number }
   | { kind: 'tls'; detail: string }
   | { kind: 'timeout'; detail: string }
+  | { kind: 'unresolved'; detail: string; host: string }
   | { kind: 'closed'; detail: string };
 
 /** Node's TLS failure codes (OpenSSL errors are `ERR_SSL_*`, certificate checks have their own names). */
@@ -26,7 +27,18 @@ function databaseOf(url: string): number {
   }
 }
 
-function classify(errors: Array<Error & { code?: string }>, tls: boolean, timeoutMs: number): RedisProbe {
+/** getaddrinfo's codes for a host name that does not resolve (no such name, or no answer from the resolver). */
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA']);
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
+function classify(errors: Array<Error & { code?: string }>, tls: boolean, timeoutMs: number, url: string): RedisProbe {
   const replies = errors.map((e) => e.message);
   const auth = replies.find((m) => /^(NOAUTH|WRONGPASS)\b/.test(m));
   if (auth !== undefined) return { kind: 'auth', detail: auth };
@@ -34,6 +46,9 @@ function classify(errors: Array<Error & { code?: string }>, tls: boolean, timeou
   if (noperm !== undefined) return { kind: 'noperm', detail: noperm };
   const tlsError = errors.find((e) => e.code !== undefined && TLS_CODES.test(e.code));
   if (tlsError !== undefined) return { kind: 'tls', detail: `${tlsError.code}: ${tlsError.message}` };
+  const dns = errors.find((e) => e.code !== undefined && DNS_CODES.has(e.code));
+  // Nothing was reached at all: the host name does not resolve (a typo, or a name only another network knows).
+  if (dns !== undefined) return { kind: 'unresolved', host: hostOf(url), detail: `${dns.code}: the host name does not resolve` };
   if (errors.some((e) => e.code === 'ECONNREFUSED')) return { kind: 'refused', detail: 'connection refused (ECONNREFUSED)' };
   if (errors.some((e) => e.code === 'ETIMEDOUT')) {
     // A plain Redis never answers a TLS ClientHello: rediss:// on a plain port times out in the handshake.
@@ -78,9 +93,9 @@ export async function probeRedis(url: string, timeoutMs = 1_500): Promise<RedisP
         return { kind: 'database', db, detail: (error as Error).message };
       }
     }
-    return errors.length === 0 ? { kind: 'ok' } : classify(errors, tls, timeoutMs);
+    return errors.length === 0 ? { kind: 'ok' } : classify(errors, tls, timeoutMs, url);
   } catch (error) {
-    return classify([...errors, error as Error], tls, timeoutMs);
+    return classify([...errors, error as Error], tls, timeoutMs, url);
   } finally {
     client.disconnect();
   }

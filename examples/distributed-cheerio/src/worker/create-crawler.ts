@@ -32,6 +32,14 @@ export interface CrawlerSetup {
 /** A promise that never settles: what a handler awaits while its process shuts down. */
 const NEVER = new Promise<never>(() => undefined);
 
+/** How often an over-budget handler checks whether the within-budget requests have been marked, in milliseconds. */
+const BUDGET_DRAIN_POLL_MS = 25;
+
+/** The part of BasicCrawler this file reads: the contexts of the requests still in flight (deleted after marking). */
+interface InFlight {
+  crawlingContexts: Map<string, unknown>;
+}
+
 /**
  * A per-process Crawlee configuration: datasets and key-value stores in memory, nothing persisted, nothing purged
  * (the crawler statistics and session pool live in the default key-value store, and processes would overwrite each
@@ -68,6 +76,28 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
     request.url = stripTrackingParameters(request.url);
     return request;
   });
+  // --max-requests: a request over the budget must go back to pending untouched. Crawlee marks a request handled as
+  // soon as its handler returns (and counts a retry when it throws), so an over-budget handler never returns: it
+  // stops the crawler from starting requests, waits until every within-budget request in flight has been marked,
+  // then aborts the pool. The worker hands its locks back (queue.releaseLocks()) and exits; the resume takes them.
+  let budgetSpent = false;
+  let held = 0; // handlers of this crawler that await NEVER (over budget, or failed after the budget was spent)
+  const hold = (): Promise<never> => {
+    held += 1;
+    return NEVER;
+  };
+  const spendBudget = async (): Promise<never> => {
+    if (!budgetSpent) {
+      budgetSpent = true;
+      crawler.stop('--max-requests reached');
+      held += 1;
+      const inFlight = (crawler as unknown as InFlight).crawlingContexts;
+      while (inFlight.size > held) await new Promise((resolve) => setTimeout(resolve, BUDGET_DRAIN_POLL_MS));
+      await crawler.autoscaledPool?.abort().catch(() => undefined);
+      return NEVER;
+    }
+    return hold();
+  };
   const crawler = new CheerioCrawler(
     {
       requestQueue: setup.queue,
@@ -82,8 +112,7 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
       async requestHandler({ request, response, $, enqueueLinks, pushData }) {
         if (!(await counters.claimPage(setup.maxRequests))) {
           await counters.add('overBudget', 1);
-          crawler.stop('--max-requests reached');
-          return;
+          return spendBudget();
         }
         if ((response.statusCode ?? 200) >= 400) {
           log.warning(`${worker}: ${maskUrl(request.url)} answered ${response.statusCode}`);
@@ -108,6 +137,9 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
         await counters.add('pages', 1, worker);
       },
       async errorHandler({ request }, error) {
+        // After the budget is spent, a failed request (or an over-budget handler cut off by its time-out before the
+        // process exits) stays untouched too: its lock is handed back, the resume takes it.
+        if (budgetSpent) return hold();
         if (await setup.holdBack?.(request.url, error)) return NEVER;
         // Called before each retry: a re-fetch that is not caused by a killed worker shows up here.
         log.warning(`${worker}: ${maskUrl(request.url)} failed (${error.message}); retrying`);
@@ -117,6 +149,7 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
       },
       async failedRequestHandler({ request }, error) {
         // Crawlee marks the request handled right after this handler returns: never for a coordinator that vanished.
+        if (budgetSpent) return hold();
         if (await setup.holdBack?.(request.url, error)) return NEVER;
         log.warning(`${worker}: giving up on ${maskUrl(request.url)}: ${error.message}`);
         await counters.add('failed', 1, worker);

@@ -1,0 +1,66 @@
+import { log } from 'crawlee';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { MergedRecords } from '../src/coordinator/merge-records.js';
+import { buildSummary, printSummary, type SummaryInput } from '../src/coordinator/summary.js';
+import type { QueueCounts } from '../src/coordinator/fleet-snapshot.js';
+
+function input(queue: QueueCounts, pages: number, counters: Record<string, number> = {}): SummaryInput {
+  const merged: MergedRecords = {
+    pages: Array.from({ length: pages }, (_, i) => ({ url: `http://127.0.0.1:1/p${i}`, title: '', worker: 'w1', fingerprint: `f${i}` })),
+    recordsRead: pages,
+    perWorker: new Map([['w1', pages]]),
+    duplicated: new Map(),
+  };
+  return {
+    mode: 'redis',
+    redisUrl: 'redis://:secret@127.0.0.1:6391',
+    keyPrefix: 'shop',
+    queueName: 'q1',
+    dedup: 'bloom',
+    startUrl: 'http://127.0.0.1:1/',
+    snapshot: { queue, counters },
+    merged,
+    exits: [],
+    durationSecs: 1,
+    crawlSecs: 1,
+    redisUsedMemoryBytes: null,
+    runKeysMemoryBytes: null,
+    fetches: null,
+    killed: null,
+    retried: [],
+    output: 'pages.jsonl',
+  };
+}
+
+function printed(summary: ReturnType<typeof buildSummary>): string {
+  const lines: string[] = [];
+  const spy = vi.spyOn(log, 'info').mockImplementation((line: string) => void lines.push(line));
+  printSummary(summary);
+  spy.mockRestore();
+  return lines.join('\n');
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the summary', () => {
+  it('names dead letters as the reason pages are missing, with the command that lists them, and no negative count', () => {
+    const summary = buildSummary(input({ total: 44, pending: -2, locked: 0, handled: 46, deadLetters: 3 }, 43));
+    expect(summary.queue.pending).toBe(0);
+    expect(summary.allPagesCrawled).toBe(false);
+    const text = printed(summary);
+    expect(text).not.toMatch(/-\d/);
+    expect(text).toContain('pending 0');
+    expect(text).toMatch(/result +NOT every page was crawled: 3 dead letters \(queue entries no worker could read/);
+    expect(text).toContain(
+      "node packages/redis-queue/dist/cli/bin.js dead-letters q1 --redis 'redis://:***@127.0.0.1:6391' --key-prefix shop",
+    );
+    expect(text).not.toContain('secret');
+  });
+
+  it('a crawl that recorded no page (the start page answered 404) is not a success', () => {
+    const summary = buildSummary(input({ total: 1, pending: 0, locked: 0, handled: 1, deadLetters: 0 }, 0, { httpErrors: 1 }));
+    expect(summary.allPagesCrawled).toBe(false);
+    expect(summary.everyPageExactlyOnce).toBe(false);
+    expect(printed(summary)).toMatch(/result +NOT crawled: no page recorded, the start page answered an HTTP error/);
+  });
+});
