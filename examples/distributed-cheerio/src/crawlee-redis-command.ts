@@ -1,12 +1,11 @@
 /**
- * The one place that spells a `crawlee-redis` command line for a message or the summary. In a clone of this
- * repository the CLI is run from the built package (`npx crawlee-redis` needs the bin linked after a build, and
- * otherwise asks the public registry for a package of that name), so every printed command goes through here and
- * changes in one place when that works.
+ * The one place that spells a `crawlee-redis` command line for a message or the summary. `npm ci` links the
+ * package's committed bin (`packages/redis-queue/bin/crawlee-redis.js`), so `npx --no crawlee-redis` runs it from the
+ * repository root; `--no` makes npx fail rather than download a package of that name from the registry.
  */
 
 /** How the CLI is started, from the repository root. */
-export const CRAWLEE_REDIS = 'node packages/redis-queue/dist/cli/bin.js';
+export const CRAWLEE_REDIS = 'npx --no crawlee-redis';
 
 /** A shell word: quoted when it holds anything but plain URL/name characters (a masked `***` would glob). */
 function shellWord(word: string): string {

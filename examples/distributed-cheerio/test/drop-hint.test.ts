@@ -12,7 +12,7 @@ describe('the drop command printed for a finished queue', () => {
   it('names the Redis the run used (masked) and the key prefix, never $REDIS_URL', () => {
     const message = new QueueFinishedError('qafr-pw', 'redis://:***@127.0.0.1:6391', 3, 'shop').message;
     expect(message).toContain(
-      "node packages/redis-queue/dist/cli/bin.js drop qafr-pw --redis 'redis://:***@127.0.0.1:6391' --key-prefix shop --yes",
+      "npx --no crawlee-redis drop qafr-pw --redis 'redis://:***@127.0.0.1:6391' --key-prefix shop --yes",
     );
     expect(message).toContain('put the password back in place of ***');
     expect(message).not.toContain('REDIS_URL }');
@@ -25,7 +25,7 @@ describe('the drop command printed for a finished queue', () => {
     const queue = await openRedisRequestQueue(name, { redis: redisUrl, keyPrefix, workerStats: false });
     await queue.addRequest({ url: 'http://127.0.0.1:9/a' });
     const message = new QueueFinishedError(name, redisUrl, 1, keyPrefix).message;
-    const command = /from the repository root: (node \S+ drop .*? --yes)/.exec(message)?.[1];
+    const command = /from the repository root: (npx --no crawlee-redis drop .*? --yes)/.exec(message)?.[1];
     expect(command).toBeDefined();
     execFileSync('sh', ['-c', command!], { cwd: repoRoot, env: { ...process.env, REDIS_URL: 'redis://127.0.0.1:1' }, stdio: 'pipe' });
     const admin = new RedisQueueAdmin({ redis: redisUrl, keyPrefix, name });

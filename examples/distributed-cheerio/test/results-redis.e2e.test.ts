@@ -52,7 +52,7 @@ describe('--results redis', () => {
       name: queue,
       records: 28,
       kept: true,
-      exportCommand: `node packages/redis-queue/dist/cli/bin.js export ${queue} --format jsonl --output pages.jsonl --redis ${redisUrl} --key-prefix ${keyPrefix}`,
+      exportCommand: `npx --no crawlee-redis export ${queue} --format jsonl --output pages.jsonl --redis ${redisUrl} --key-prefix ${keyPrefix}`,
     });
     expect(result.stdout + result.stderr).toContain(`results                 Redis dataset "${queue}", 28 records; kept`);
     expect(existsSync(join(dir, 'pages.jsonl.parts'))).toBe(false);

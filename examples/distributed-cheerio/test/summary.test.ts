@@ -52,7 +52,7 @@ describe('the summary', () => {
     expect(text).toContain('pending 0');
     expect(text).toMatch(/result +NOT every page was crawled: 3 dead letters \(queue entries no worker could read/);
     expect(text).toContain(
-      "node packages/redis-queue/dist/cli/bin.js dead-letters q1 --redis 'redis://:***@127.0.0.1:6391' --key-prefix shop",
+      "npx --no crawlee-redis dead-letters q1 --redis 'redis://:***@127.0.0.1:6391' --key-prefix shop",
     );
     expect(text).not.toContain('secret');
   });
