@@ -6,8 +6,18 @@ import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 /** A feed item turned into a request, or the reason it cannot be one. */
 export type ParsedFeedItem = { kind: 'r'; request: EncodedRequest } | { kind: 'd'; reason: string };
 
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'TRACE', 'OPTIONS', 'CONNECT', 'PATCH']);
+/** The HTTP methods a feed item may name (the ones Crawlee can send). */
+export const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'TRACE', 'OPTIONS', 'CONNECT', 'PATCH']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A feed item's bytes as text, or undefined when they are not UTF-8 (both item formats reject those). @param raw - the bytes */
+export function decodeFeedText(raw: Buffer): string | undefined {
+  try {
+    return utf8.decode(raw);
+  } catch {
+    return undefined;
+  }
+}
 
 /** True for an absolute http(s) URL. @param value - the text */
 export function isHttpUrl(value: string): boolean {
@@ -72,12 +82,8 @@ function fromObject(item: Record<string, unknown>): Record<string, unknown> | st
  * @returns the encoded request, or the reason for the dead letters
  */
 export function parseStartUrlItem(raw: Buffer, alwaysEnqueue: boolean, uniqueKeyTransform?: UniqueKeyTransform): ParsedFeedItem {
-  let text: string;
-  try {
-    text = utf8.decode(raw);
-  } catch {
-    return { kind: 'd', reason: 'item is not valid UTF-8' };
-  }
+  let text = decodeFeedText(raw);
+  if (text === undefined) return { kind: 'd', reason: 'item is not valid UTF-8' };
   text = text.trim();
   if (text === '') return { kind: 'd', reason: 'empty item' };
   let options: Record<string, unknown> | string;

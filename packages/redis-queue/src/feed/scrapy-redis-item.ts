@@ -1,11 +1,9 @@
 import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import { isIndexKey, topLevelKeys } from './json-key-order.js';
-import { isHttpUrl, isPlainObject, toFeedRequest, type ParsedFeedItem } from './parse-start-url.js';
+import { decodeFeedText, isHttpUrl, isPlainObject, METHODS, toFeedRequest, type ParsedFeedItem } from './parse-start-url.js';
 import { urlencodePairs } from './python-urlencode.js';
 import { replaceQuery } from './python-urlsplit.js';
 
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'TRACE', 'OPTIONS', 'CONNECT', 'PATCH']);
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
@@ -107,12 +105,8 @@ function fromObject(item: Record<string, unknown>, text: string): Record<string,
  * @returns the encoded request, or the reason for the dead letters
  */
 export function parseScrapyRedisItem(raw: Buffer, alwaysEnqueue: boolean, uniqueKeyTransform?: UniqueKeyTransform): ParsedFeedItem {
-  let text: string;
-  try {
-    text = utf8.decode(raw);
-  } catch {
-    return { kind: 'd', reason: 'item is not valid UTF-8' };
-  }
+  const text = decodeFeedText(raw);
+  if (text === undefined) return { kind: 'd', reason: 'item is not valid UTF-8' };
   let parsed: unknown;
   let isJson = true;
   try {
