@@ -6,6 +6,15 @@
 // CRAWLEE_LOG_LEVEL / APIFY_LOG_LEVEL still win.
 process.env.APIFY_LOG_LEVEL ??= process.env.CRAWLEE_LOG_LEVEL ?? 'ERROR';
 
+// A reader that stops early (`crawlee-redis ls | head`) closes the pipe: that is the reader's choice, not an error,
+// so the command ends quietly as Unix tools do instead of printing an EPIPE stack.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 void import('./run-cli.js').then(async ({ runCli }) => {
   process.exitCode = await runCli(process.argv);
 });
