@@ -173,3 +173,34 @@ describe('politeness: locks that end without a handled mark', () => {
     expect(await world.redis.exists(keys.hosts, keys.next, keys.flight, keys.hostOf, keys.delayed, keys.hq('a.test'), keys.hq('b.test'))).toBe(0);
   });
 });
+
+describe('politeness: requests that leave the queue while locked', () => {
+  it('a request that stalls maxStalls times is dead-lettered and its host slot is freed', async () => {
+    world = createWorld(backend, 'polite-stalls');
+    const w = await world.client('w', { maxStalls: 2, politeness: { maxConcurrencyPerHost: 1 } });
+    await w.batchAddRequests([hreq('a.test', 1), hreq('a.test', 2)]);
+    for (let round = 0; round < 2; round++) {
+      const { items } = await w.listAndLockHead({ limit: 1, lockSecs: 10 });
+      expect(hp(items)).toEqual(['a.test/1']);
+      await w.prolongRequestLock(items[0]!.id, { lockSecs: 10 }); // started
+      world.advance(20_001);
+    }
+    expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['a.test/2']);
+    expect(await world.admin().listDeadLetters()).toMatchObject([{ id: id('a.test', 1), stalls: 2 }]);
+    expect((await w.politenessStats()).inFlight).toEqual({ 'a.test': 1 });
+  });
+
+  it('deleteRequest and dead-lettering of a locked request free the host slot', async () => {
+    world = createWorld(backend, 'polite-delete');
+    const w = await world.client('w', { politeness: { maxConcurrencyPerHost: 1 } });
+    await w.batchAddRequests([hreq('a.test', 1), hreq('a.test', 2), hreq('a.test', 3), hreq('b.test', 1), hreq('b.test', 2)]);
+    expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['a.test/1', 'b.test/1']);
+    await w.deleteRequest(id('a.test', 1));
+    // b.test/1's data becomes unreadable while it is locked: getRequest dead-letters it.
+    await world.redis.hset(world.admin().keys.data, id('b.test', 1), '{"url":');
+    const fresh = await world.client('w2', { politeness: { maxConcurrencyPerHost: 1 } });
+    expect(await fresh.getRequest(id('b.test', 1))).toBeUndefined();
+    expect((await w.politenessStats()).inFlight).toEqual({});
+    expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['a.test/2', 'b.test/2']);
+  });
+});
