@@ -111,9 +111,10 @@ describe('polite consumers on real time', () => {
       {
         requestQueue,
         maxConcurrency: 4,
-        async requestHandler({ request }) {
+        requestHandler({ request }) {
           const t = performance.timeOrigin + performance.now();
           seen.push({ host: new URL(request.url).host, start: t, end: t });
+          return Promise.resolve();
         },
       },
       new Configuration({ persistStorage: false, purgeOnStart: true }),

@@ -8,7 +8,9 @@
 //   F <ts>                         the queue is finished
 //   E <ts> <message>               uncaught error
 import { appendFileSync, existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import process from 'node:process';
+import { URL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RedisStorageClient } from 'crawlee-redis-queue';
 

@@ -30,7 +30,7 @@ describe('politeness: minDelaySecs', () => {
     await w.batchAddRequests(['a.test', 'b.test', 'c.test'].flatMap((h) => [1, 2].map((n) => hreq(h, n))));
     const first = await w.listAndLockHead(LOCK);
     expect(hp(first.items).sort()).toEqual(['a.test/1', 'b.test/1', 'c.test/1']);
-    for (const item of first.items) await w.updateRequest({ ...item, handledAt: new Date().toISOString() } as never);
+    for (const item of first.items) await w.updateRequest({ ...item, handledAt: new Date().toISOString() });
     // Margins of 0.5 s: real time passes between the steps too (the clock is Redis TIME plus the offset).
     world.advance(9500);
     const none = await w.listAndLockHead(LOCK);
@@ -88,7 +88,7 @@ describe('politeness: no head-of-line blocking, order within a host', () => {
       const { items } = await w.listAndLockHead(LOCK);
       expect(items).toHaveLength(1);
       order.push(...hp(items));
-      await w.updateRequest({ ...items[0]!, handledAt: new Date().toISOString() } as never);
+      await w.updateRequest({ ...items[0]!, handledAt: new Date().toISOString() });
     }
     expect(order).toEqual(['a.test/5', 'a.test/4', 'a.test/1', 'a.test/2', 'a.test/3']);
   });
