@@ -204,3 +204,28 @@ describe('politeness: requests that leave the queue while locked', () => {
     expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['a.test/2', 'b.test/2']);
   });
 });
+
+describe('politeness: other ways in and out', () => {
+  it('start-URL feed items go to their hosts\' queues (unreadable ones to the dead letters)', async () => {
+    world = createWorld(backend, 'polite-feed');
+    const feedKey = `${world.keyPrefix}-feed`;
+    await world.redis.rpush(feedKey, 'http://a.test/1', 'http://a.test/2', 'not a url', 'http://b.test/1');
+    const w = await world.client('w', { politeness: { minDelaySecs: 60 }, startUrls: { key: feedKey, format: 'crawlee' } });
+    expect(hp((await w.listAndLockHead(LOCK)).items).sort()).toEqual(['a.test/1', 'b.test/1']);
+    expect((await w.listAndLockHead(LOCK)).items).toEqual([]);
+    expect(await world.redis.zcard(politeKeys(world).hq('a.test'))).toBe(1);
+    expect(await world.admin().listDeadLetters()).toHaveLength(1);
+    await world.redis.del(feedKey);
+  });
+
+  it('a prolong with forefront moves the request to the head of its host for when its lock expires', async () => {
+    world = createWorld(backend, 'polite-prolong-ff');
+    const w = await world.client('w', { politeness: { maxConcurrencyPerHost: 2 }, maxStalls: 0 });
+    await w.batchAddRequests([hreq('a.test', 1), hreq('a.test', 2), hreq('a.test', 3)]);
+    const { items } = await w.listAndLockHead(LOCK);
+    expect(hp(items)).toEqual(['a.test/1', 'a.test/2']);
+    await w.prolongRequestLock(items[1]!.id, { lockSecs: 10, forefront: true });
+    world.advance(100_000); // both locks expire and return: a.test/2 now at the head, then a.test/1
+    expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['a.test/2', 'a.test/1']);
+  });
+});
