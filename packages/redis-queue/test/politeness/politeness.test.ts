@@ -229,3 +229,16 @@ describe('politeness: other ways in and out', () => {
     expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['a.test/2', 'a.test/1']);
   });
 });
+
+it('a feed item whose host key fails becomes a dead letter and the feed goes on', async () => {
+  world = createWorld(backend, 'polite-feed-hostkey');
+  const feedKey = `${world.keyPrefix}-feed`;
+  await world.redis.rpush(feedKey, 'http://bad.test/1', 'http://a.test/1');
+  const hostKey = (url: string) => (url.includes('bad') ? '' : new URL(url).hostname);
+  const w = await world.client('w', { politeness: { hostKey }, startUrls: { key: feedKey, format: 'crawlee' } });
+  expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['a.test/1']);
+  const letters = await world.admin().listDeadLetters();
+  expect(letters).toHaveLength(1);
+  expect(letters[0]!.reason).toMatch(/hostKey must return a non-empty string/);
+  expect(await world.redis.llen(feedKey)).toBe(0);
+});
