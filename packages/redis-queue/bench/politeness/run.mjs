@@ -50,6 +50,10 @@ const redis = new Redis(server.url);
 const started = Date.now();
 const load = loadavg().map((x) => x.toFixed(1)).join(', ');
 
+async function usedMemory() {
+  return Number(parseInfo(await redis.info('memory')).used_memory);
+}
+
 async function cpuSeconds() {
   const cpu = parseInfo(await redis.info('cpu'));
   return Number(cpu.used_cpu_user) + Number(cpu.used_cpu_sys);
@@ -107,16 +111,18 @@ async function costRun(label, hosts, politeness, waiting) {
   await redis.flushall(); // the bench's own server
   const name = `cost-${hosts}-${waiting ? 'w' : 'd'}-${politeness ? 'p' : 'a'}`;
   const { storage, client } = await openQueue(name, politeness);
+  const mem0 = await usedMemory();
   const t = performance.now();
   await fill(client, SIZE, hosts);
   const fillSecs = (performance.now() - t) / 1000;
+  const bytesPerPending = ((await usedMemory()) - mem0) / SIZE;
   if (waiting) {
     // One hand-out per host first: then every host waits an hour with the rest of its requests.
     let handed = 0;
     while (handed < hosts) handed += (await client.listAndLockHead({ limit: LIMIT, lockSecs: 3600 })).items.length;
   }
   const m = await measureCalls(client, CALLS);
-  const row = { label, hosts, pending: SIZE, fillRate: SIZE / fillSecs, ...m };
+  const row = { label, hosts, pending: SIZE, fillRate: SIZE / fillSecs, bytesPerPending, ...m };
   costRows.push(row);
   console.log(JSON.stringify(row));
   await storage.close();
@@ -189,9 +195,11 @@ const md = [
     `Redis on its own server (default config), load average at start ${load} (a shared machine: compare rows of one run, not runs). ` +
     `${int(SIZE)} pending requests (78-character URLs) spread round-robin over the hosts; ${int(CALLS)} listAndLockHead calls (limit ${LIMIT}, lock only) per row, one client.`,
   '',
-  '| lock path | hosts | requests per call | median ms / call | p99 ms / call | Redis CPU µs / call | add rate (req/s) |',
-  '|---|---:|---:|---:|---:|---:|---:|',
-  ...costRows.map((r) => `| ${r.label} | ${r.hosts ? int(r.hosts) : '–'} | ${f1(r.itemsPerCall)} | ${f2(r.medianMs)} | ${f2(r.p99Ms)} | ${int(r.redisUsPerCall)} | ${int(r.fillRate)} |`),
+  '| lock path | hosts | requests per call | median ms / call | p99 ms / call | Redis CPU µs / call | add rate (req/s) | Redis B / pending |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ...costRows.map(
+    (r) => `| ${r.label} | ${r.hosts ? int(r.hosts) : '–'} | ${f1(r.itemsPerCall)} | ${f2(r.medianMs)} | ${f2(r.p99Ms)} | ${int(r.redisUsPerCall)} | ${int(r.fillRate)} | ${f1(r.bytesPerPending)} |`,
+  ),
   '',
   'A polite crawl against its bound (hosts / minDelaySecs); one request per host at a time (the default with a delay); ' +
     `${opts.consumers} in-process consumers on their own connections, ${opts['work-ms']} ms of "fetch" per request. ` +
