@@ -1,5 +1,5 @@
-// TEMPORARY (removed when wt-polite is merged): the politeness API agreed with the polite engineer (issue 16),
-// declared here so the example builds against it before the queue side lands.
+// TEMPORARY (removed when wt-polite is merged): the politeness API agreed with the polite engineer (issue 16), in
+// the shapes of wt-polite's work in progress, declared here so the example builds before the queue side lands.
 import 'crawlee-redis-queue';
 
 declare module 'crawlee-redis-queue' {
@@ -10,9 +10,13 @@ declare module 'crawlee-redis-queue' {
     retryBackoff?: { baseSecs?: number; factor?: number; maxSecs?: number } | false;
   }
   interface PolitenessStats {
+    enabled: boolean;
+    minDelaySecs: number;
+    maxConcurrencyPerHost: number;
     hosts: number;
     hostsWaiting: number;
     longestWaitSecs: number;
+    delayed: number;
     inFlight: Record<string, number>;
   }
   interface OpenRedisRequestQueueOptions {
@@ -21,6 +25,9 @@ declare module 'crawlee-redis-queue' {
   interface RedisRequestQueue {
     backOffHost(host: string, delaySecs: number): Promise<void>;
     hostKeyOf(url: string): string;
-    politenessStats(): Promise<PolitenessStats>;
+    politenessStats(options?: { top?: number }): Promise<PolitenessStats>;
+  }
+  interface RedisQueueAdmin {
+    politenessStats(options?: { top?: number }): Promise<PolitenessStats>;
   }
 }

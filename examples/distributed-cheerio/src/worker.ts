@@ -57,14 +57,18 @@ async function main(): Promise<void> {
     queueName: config.queueName,
     dedup: config.dedup,
     dedupKey: config.dedupKey,
-    politeness: config.politeness,
+    ...(config.politeness !== undefined ? { politeness: config.politeness } : {}),
   });
   const counters = new RedisRunCounters(redis, config.countersKey);
   countOffers(queue, counters);
-  const hostBackoff = new HostBackoff(queue, async (host, secs, why) => {
-    log.warning(`${config.worker}: backing off ${host} for ${secs.toFixed(1)} s across the fleet (${why})`);
-    await counters.add('hostBackoffs', 1, config.worker);
-  });
+  // A queue created without politeness (an older run) has no host schedule to push: no fleet back-off there.
+  const hostBackoff =
+    config.politeness === undefined
+      ? undefined
+      : new HostBackoff(queue, async (host, secs, why) => {
+          log.warning(`${config.worker}: backing off ${host} for ${secs.toFixed(1)} s across the fleet (${why})`);
+          await counters.add('hostBackoffs', 1, config.worker);
+        });
   const crawler = createCrawler(
     {
       worker: config.worker,
@@ -75,7 +79,7 @@ async function main(): Promise<void> {
       concurrency: config.concurrency,
       lockSecs: config.lockSecs,
       enqueueStrategy: config.enqueueStrategy,
-      hostBackoff,
+      ...(hostBackoff !== undefined ? { hostBackoff } : {}),
       ...(config.maxRequests !== undefined ? { maxRequests: config.maxRequests } : {}),
       // A request whose fetch failed because the coordinator (and the site it served) died is neither retried nor
       // marked failed: the handler waits while the worker hands its locks back and exits, and the next run takes it.

@@ -8,7 +8,7 @@ import type { RunOptions } from '../options.js';
 import { countOffers } from '../worker/count-offers.js';
 import { openSharedQueue } from '../worker/open-queue.js';
 import { RedisRunCounters } from '../worker/run-counters.js';
-import { fleetPoliteness } from '../worker/politeness.js';
+import type { FleetPoliteness } from '../worker/politeness.js';
 import { runKeys } from '../worker/worker-config.js';
 import { redisSnapshot } from './fleet-snapshot.js';
 import { explainLockWait } from './lock-wait.js';
@@ -37,13 +37,14 @@ export async function runDistributed(input: {
   redisUrl: string;
   queueName: string;
   site: SiteSource;
+  /** The politeness of the queue (see queue-politeness.ts); undefined for an existing queue created without it. */
+  politeness: FleetPoliteness | undefined;
 }): Promise<RunSummary> {
-  const { options, site, queueName } = input;
+  const { options, site, queueName, politeness } = input;
   const shownUrl = maskUrl(input.redisUrl);
   const redis = new Redis(input.redisUrl, { maxRetriesPerRequest: 20 });
   const keys = runKeys(options.keyPrefix, queueName);
   const admin = new RedisQueueAdmin({ redis, keyPrefix: options.keyPrefix, name: queueName });
-  const politeness = fleetPoliteness(options.hostDelaySecs, options.maxPerHost);
   const { queue, store } = await openSharedQueue({
     redis,
     keyPrefix: options.keyPrefix,
@@ -51,11 +52,11 @@ export async function runDistributed(input: {
     dedup: options.dedup,
     dedupKey: keys.dedupKey,
     lockSecs: options.lockSecs,
-    politeness,
+    ...(politeness !== undefined ? { politeness } : {}),
   });
   const counters = new RedisRunCounters(redis, keys.countersKey);
   countOffers(queue, counters);
-  const read = redisSnapshot(admin, counters, store, () => queue.politenessStats());
+  const read = redisSnapshot(admin, counters, store, politeness === undefined ? undefined : () => queue.politenessStats());
   // --results redis: every worker pushes its records into the Redis dataset named after the queue.
   const results = options.results === 'redis' ? new ResultsDataset(redis, options.keyPrefix, queueName) : undefined;
 
@@ -76,7 +77,7 @@ export async function runDistributed(input: {
     // Seeded through the same wrappers as every link, so the start page gets a fingerprint and a dedup key too.
     const before = await admin.stats();
     // The start-URL check (check-start-url.ts) was a request to that host too: the fleet's first one keeps the gap.
-    if (options.startUrl !== undefined && politeness.minDelaySecs > 0) {
+    if (options.startUrl !== undefined && politeness !== undefined && politeness.minDelaySecs > 0) {
       await queue.backOffHost(queue.hostKeyOf(site.startUrl), politeness.minDelaySecs);
     }
     await queue.addRequests([{ url: site.startUrl }]);
@@ -103,7 +104,7 @@ export async function runDistributed(input: {
       verbose: options.verbose,
       results: options.results,
       enqueueStrategy: options.enqueueStrategy,
-      politeness,
+      ...(politeness !== undefined ? { politeness } : {}),
       ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
       ...(servedOrigin !== '' ? { servedOrigin, servedByCoordinator: site.server !== null } : {}),
     },
@@ -197,11 +198,9 @@ export async function runDistributed(input: {
     output: options.output,
     interrupted,
     keyPrefix: options.keyPrefix,
-    politeness: {
-      hostDelaySecs: politeness.minDelaySecs,
-      maxPerHost: politeness.maxConcurrencyPerHost ?? null,
-      ...progress.politenessPeak,
-    },
+    ...(politeness !== undefined
+      ? { politeness: { hostDelaySecs: politeness.minDelaySecs, maxPerHost: politeness.maxConcurrencyPerHost ?? null, ...progress.politenessPeak } }
+      : {}),
     ...(results ? { results: { dataset: queueName, keyPrefix: options.keyPrefix, kept: !removeRun } } : {}),
   });
 

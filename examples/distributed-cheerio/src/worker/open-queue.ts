@@ -38,15 +38,20 @@ export async function openSharedQueue(options: {
   dedup: DedupMode;
   dedupKey: string;
   lockSecs: number;
-  /** Fleet politeness (every process of a run passes the same). */
-  politeness: FleetPoliteness;
+  /** Fleet politeness (every process of a run passes the same); unset: none (a queue created without it). */
+  politeness?: FleetPoliteness;
   config?: Configuration;
 }): Promise<ComposedQueue<RedisRequestQueue>> {
   const { redis, keyPrefix, queueName, dedup, dedupKey, lockSecs, politeness, config } = options;
   // Worker stats every 2 s (default 15): `crawlee-redis workers`, `watch` and the dashboard follow a short demo
   // crawl closely; one small script call per interval per worker.
   const storageClient = new RedisStorageClient({ redis, keyPrefix, fastProlong: true, workerStats: { intervalSecs: 2 } });
-  const queue = await openRedisRequestQueue(queueName, { storageClient, lockSecs, politeness, ...(config ? { config } : {}) });
+  const queue = await openRedisRequestQueue(queueName, {
+    storageClient,
+    lockSecs,
+    ...(politeness !== undefined ? { politeness } : {}),
+    ...(config ? { config } : {}),
+  });
   withScrapyFingerprint(queue);
   if (dedup === 'none') return { queue, storageClient };
   const store: DedupStore =

@@ -24,8 +24,9 @@ export interface WorkerConfig {
   verbose: boolean;
   /** Which links the worker follows. */
   enqueueStrategy: EnqueueStrategyName;
-  /** The fleet's politeness, the same in every worker (the queue enforces it in Lua; see politeness.ts). */
-  politeness: FleetPoliteness;
+  /** The fleet's politeness, the same in every worker (the queue enforces it in Lua; see politeness.ts); unset for
+   * a queue created without politeness by an older run. */
+  politeness?: FleetPoliteness;
   /** Origin of the site the coordinator serves (`http://127.0.0.1:<port>/`); unset for `--start-url` and `--join`. */
   servedOrigin?: string;
   /** True when this worker's own coordinator serves `servedOrigin`; false for a `--join` run, whose seeding run
