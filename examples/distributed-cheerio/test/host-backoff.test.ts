@@ -31,8 +31,9 @@ function recordingQueue(): HostBackoffQueue & { calls: Array<[string, number]> }
   return {
     calls,
     hostKeyOf: (url) => new URL(url).host,
-    backOffHost: async (host, secs) => {
+    backOffHost: (host, secs) => {
       calls.push([host, secs]);
+      return Promise.resolve();
     },
   };
 }

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
  * site saw them.
  */
 export interface MultiHostSiteOptions {
-  /** Hosts, 1-200 (127.0.0.2 .. 127.0.0.<hosts + 1>). */
+  /** Hosts, 1-200 (127.0.0.2 up to 127.0.0.201). */
   hosts: number;
   /** Pages of a host, front page included (index.html, p1.html, ...); a number or one per host. */
   pagesPerHost: number | ((host: number) => number);
