@@ -32,6 +32,8 @@ export type {
 } from './takeover/index.js';
 export type { ProducerLease, ProducerLeaseOptions } from './lease/producer-lease.js';
 export type { FailedRequest, ListFailedOptions, RequeueFailedOptions } from './admin/failed-requests.js';
+export type { PolitenessOptions, RetryBackoffOptions } from './politeness/politeness-options.js';
+export type { PolitenessStats } from './politeness/politeness-stats.js';
 export type { WorkerStatsOptions } from './stats/worker-stats-options.js';
 export type { WorkerInfo } from './stats/read-worker-stats.js';
 export type { CrawlStats } from './stats/read-crawl-stats.js';
@@ -57,6 +59,7 @@ export {
   RedisTlsError,
   RedisScriptError,
   TakeoverSourceChangedError,
+  PolitenessMismatchError,
 } from './errors/index.js';
 export { maskRedisUrl } from './redis/mask-redis-url.js';
 export { PACKAGE_VERSION } from './version.js';

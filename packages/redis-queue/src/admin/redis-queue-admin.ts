@@ -9,6 +9,7 @@ import { readCrawlStats, readQueueMemory, type CrawlStats } from '../stats/read-
 import { readWorkers, type WorkerInfo } from '../stats/read-worker-stats.js';
 import { takeOverScrapyRequests, type TakeOverScrapyRequestsOptions, type TakeOverScrapyRequestsResult } from '../takeover/index.js';
 import { readProducerLeases } from '../lease/read-producer-leases.js';
+import { readPolitenessStats, type PolitenessStats } from '../politeness/politeness-stats.js';
 import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
 import { listFailed, requeueFailed, type FailedRequest, type ListFailedOptions, type RequeueFailedOptions } from './failed-requests.js';
 
@@ -72,6 +73,15 @@ export class RedisQueueAdmin {
     const nowMs = Number(secs) * 1000 + Math.floor(Number(micros) / 1000);
     const inSecs = (pair: string[]) => (pair.length < 2 ? undefined : Math.max(0, (Number(pair[1]) - nowMs) / 1000));
     return { locked: count, firstExpiresInSecs: inSecs(first), lastExpiresInSecs: inSecs(last) };
+  }
+
+  /**
+   * The queue's politeness state (the same as `queue.politenessStats()`), for the CLI and the dashboard.
+   * @param options - `top`: hosts listed in `inFlight` (1..1000, default 20)
+   * @returns `enabled: false` and zeros for a queue created without politeness
+   */
+  politenessStats(options: { top?: number } = {}): Promise<PolitenessStats> {
+    return readPolitenessStats(this.scripts, options.top);
   }
 
   /**

@@ -2,6 +2,7 @@ import { mapReplyError, type CrawleeRedisError, type ReplyErrorFactory } from '@
 import { ERROR_REPLY, type ErrorReplyName } from '../redis/reply-codes.js';
 import { InvalidOptionsError } from './invalid-options-error.js';
 import { LockLostError } from './lock-lost-error.js';
+import { PolitenessMismatchError } from './politeness-mismatch-error.js';
 import type { RedisQueueError } from './redis-queue-error.js';
 import { RedisScriptError } from './redis-script-error.js';
 import { RequestAlreadyHandledError } from './request-already-handled-error.js';
@@ -16,6 +17,11 @@ const BY_NAME: Record<ErrorReplyName, ReplyErrorFactory<RedisQueueError>> = {
   // validate-plan.ts rejects bad plans before the script; this is the script's own check of the same input.
   BAD_PLAN: (detail, cause) =>
     new InvalidOptionsError(`${detail}: the enqueue filter plan is not valid; the dedup store does not follow enqueue-filter-seam@1`, { cause }),
+  POLITENESS: (detail, cause) =>
+    new PolitenessMismatchError(
+      `${detail}: this queue's politeness mode differs from this client's; open it with the politeness settings it was created with, or drop it to change them (nothing was written)`,
+      { cause },
+    ),
 };
 
 const BY_CODE: Record<string, ReplyErrorFactory<RedisQueueError>> = Object.fromEntries(

@@ -32,15 +32,19 @@
   ARGV[5..] without a feed step, triples: request id, request JSON, handled ('1' when it arrives already handled);
             with a feed step, quadruples: raw item bytes, kind ('r' request | 'd' dead letter), request id (or ''),
             request JSON (for 'r') or reason (for 'd')
+  ARGV[last] only on a queue created with politeness: NUL then a JSON array with the host key of each entry ('' for
+          'd'); new requests go to their host's queue (includes/polite.lua) instead of avail
 
   Returns FEED_HEAD_CHANGED when the feed head changed (nothing done; the caller retries), else one code per entry
   (src/lua/reply-codes.json): ADD_ADDED, ADD_PRESENT, ADD_HANDLED (already present and handled), ADD_FILTERED
   (rejected by the filter), ADD_DEAD_LETTERED (feed item that could not be read), ADD_FEED_TAKEN (member mode: another
-  worker removed this member first; nothing done for it). Error: ERR_BAD_PLAN.
+  worker removed this member first; nothing done for it). Errors: ERR_BAD_PLAN; ERR_POLITENESS when the call's and
+  the queue's politeness differ (nothing written).
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
 --- @include "bloom-bits"
+--- @include "polite"
 local now = redisNowMs(ARGV[2])
 local forefront = ARGV[1] == '1'
 local plan = nil
@@ -48,7 +52,18 @@ if ARGV[3] ~= '' then plan = cjson.decode(ARGV[3]) end
 local feedStep = tonumber(ARGV[4])
 local width = 3
 if feedStep ~= FEED_STEP_NONE then width = 4 end
-local n = (#ARGV - 4) / width
+-- Politeness: one clearly separated branch (see includes/polite.lua); without it nothing below changes.
+local politeHosts, politeMaxConc = politeArg(), 0
+local nArgs = #ARGV
+if politeHosts then
+  nArgs = nArgs - 1
+  local minDelay, maxConc = politeConfig()
+  if not minDelay then return redis.error_reply(ERR_POLITENESS .. ' the queue was created without politeness') end
+  politeMaxConc = maxConc
+elseif redis.call('HEXISTS', KEYS[1], 'politeMinDelayMs') == 1 then
+  return redis.error_reply(ERR_POLITENESS .. ' the queue was created with politeness')
+end
+local n = (nArgs - 4) / width
 
 if feedStep == FEED_STEP_CHECK then
   local feedKey = KEYS[#KEYS]
@@ -125,7 +140,11 @@ for i = 1, n do
         local score = seq
         if forefront then score = -seq end
         redis.call('ZADD', KEYS[3], score, id)
-        redis.call('ZADD', KEYS[4], score, id)
+        if politeHosts then
+          politeMakeAvailable(id, score, politeHosts[i], politeMaxConc)
+        else
+          redis.call('ZADD', KEYS[4], score, id)
+        end
         addedPending = addedPending + 1
       end
       res[i] = ADD_ADDED

@@ -15,10 +15,13 @@
 --- @include "redis-time"
 --- @include "reply-codes"
 --- @include "unindex-request"
+--- @include "polite"
 local now = redisNowMs(ARGV[4])
 local id = ARGV[1]
 local raw = redis.call('HGET', KEYS[2], id)
 if raw ~= ARGV[2] then return DEAD_LETTER_SKIPPED end
+-- Politeness: a locked request frees its host's slot; a delayed one leaves the delayed set.
+politeForget(id, now)
 redis.call('HDEL', KEYS[2], id)
 redis.call('HDEL', KEYS[9], id)
 unindexRequest(id)

@@ -13,9 +13,12 @@
 ]]
 --- @include "redis-time"
 --- @include "unindex-request"
+--- @include "polite"
 local now = redisNowMs(ARGV[2])
 local id = ARGV[1]
 local wasFailed = 0
+-- Politeness: a locked request frees its host's slot; a delayed one leaves the delayed set.
+politeForget(id, now)
 if #KEYS >= 11 then
   wasFailed = redis.call('ZREM', KEYS[10], id)
   redis.call('HDEL', KEYS[11], id)

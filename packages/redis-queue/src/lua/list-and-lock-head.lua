@@ -36,39 +36,15 @@
 --- @include "redis-time"
 --- @include "release-lock"
 --- @include "unindex-request"
+--- @include "recover-expired-locks"
+--- @include "finish-flags"
 local now = redisNowMs(ARGV[4])
 local limit = tonumber(ARGV[1])
 local lockExpiresAt = now + tonumber(ARGV[2])
 local clientKey = ARGV[3]
 local maxStalls = tonumber(ARGV[6])
 
--- O(recovered): one HINCRBY per started expired lock, no scan.
-local expired = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[5]))
-for i = 1, #expired, 2 do
-  local id, score = expired[i], tonumber(expired[i + 1])
-  local stalls = 0
-  if maxStalls > 0 and score ~= math.floor(score) then stalls = redis.call('HINCRBY', KEYS[9], id, 1) end
-  if maxStalls > 0 then
-    -- The owner lets go of this lock here: if it was the owner's suspect, the owner may take another one.
-    local holder = redis.call('HGET', KEYS[6], id)
-    if holder and redis.call('HGET', KEYS[11], holder) == id then redis.call('HDEL', KEYS[11], holder) end
-  end
-  local raw = false
-  if stalls >= maxStalls and stalls > 0 then raw = redis.call('HGET', KEYS[2], id) end
-  if raw then
-    redis.call('HDEL', KEYS[2], id)
-    redis.call('HDEL', KEYS[9], id)
-    unindexRequest(id)
-    redis.call('HSET', KEYS[7], id, raw)
-    redis.call('HSET', KEYS[8], id, cjson.encode({
-      reason = 'stalled: its lock expired ' .. stalls .. ' times while a worker was processing it (the worker died or '
-        .. 'outran its lock each time; maxStalls is ' .. maxStalls .. ')',
-      source = 'queue', at = now, stalls = stalls,
-    }))
-  else
-    releaseLock(id)
-  end
-end
+recoverExpiredLocks(now, tonumber(ARGV[5]), maxStalls, releaseLock, function() end)
 
 local out = { 0, 0, now, '' }
 local ids = {}
@@ -126,22 +102,4 @@ end
 -- counters from the pending set rather than decrement them (see unindex-request.lua).
 if missing > 0 then recountAfterRemoval(0) end
 
-if #ids > 0 then
-  local first = redis.call('HGET', KEYS[1], 'firstClient')
-  if not first then
-    redis.call('HSET', KEYS[1], 'firstClient', clientKey)
-  elseif first ~= clientKey then
-    redis.call('HSETNX', KEYS[1], 'multipleClients', 1)
-  end
-end
-
-if redis.call('ZCARD', KEYS[5]) > 0 then out[1] = 1 end
--- A live producer lease keeps the queue open like a lock does (a producer adding without holding a lock); expired
--- leases (a dead producer) are pruned first. O(log N + expired) on the lease set, which is tiny.
-if out[1] == 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', now)
-  if redis.call('ZCARD', KEYS[10]) > 0 then out[1] = 1 end
-end
-if redis.call('HEXISTS', KEYS[1], 'multipleClients') == 1 then out[2] = 1 end
-out[4] = redis.call('HGET', KEYS[1], 'modifiedAt') or ''
-return out
+return finishFlags(out, now, clientKey, #ids > 0, false)

@@ -11,10 +11,13 @@
   Returns the number of requests that were in the queue.
 ]]
 --- @include "redis-time"
+--- @include "polite"
 local now = redisNowMs(ARGV[1])
 local total = redis.call('HLEN', KEYS[2])
 redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
 for i = 9, #KEYS do redis.call('UNLINK', KEYS[i]) end
+-- The politeness keys (derived from KEYS[1], see includes/polite.lua); the politeness mode itself stays in meta.
+politePurge()
 if ARGV[2] == '1' then
   redis.call('UNLINK', KEYS[1])
 else

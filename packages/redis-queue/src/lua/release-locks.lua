@@ -5,14 +5,22 @@
   KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua)
 
   ARGV[1] clientKey of the caller
-  ARGV[2..] request ids
+  ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
+  ARGV[3..] request ids
+
+  On a polite queue each lock's host gets its slot back and the request returns to its host's queue.
 
   Returns the number of locks released.
 ]]
 --- @include "release-lock"
+--- @include "redis-time"
+--- @include "polite"
 local released = 0
-for i = 2, #ARGV do
+local now = redisNowMs(ARGV[2])
+for i = 3, #ARGV do
   local id = ARGV[i]
-  if redis.call('HGET', KEYS[6], id) == ARGV[1] and releaseLock(id) then released = released + 1 end
+  if redis.call('HGET', KEYS[6], id) == ARGV[1] then
+    if politeReleaseLock(id, now, 0, nil) or releaseLock(id) then released = released + 1 end
+  end
 end
 return released

@@ -15,6 +15,11 @@
 --- @include "redis-time"
 --- @include "reply-codes"
 local now = redisNowMs(ARGV[1])
+-- A polite queue keeps available requests per host, and the host key of a request is computed by its workers'
+-- hostKey: this script cannot place one, so it refuses rather than add a request no worker would take.
+if redis.call('HEXISTS', KEYS[1], 'politeMinDelayMs') == 1 then
+  return redis.error_reply(ERR_POLITENESS .. ' this operation is not available on a queue created with politeness yet')
+end
 local out = {}
 local moved = 0
 for i = 2, #ARGV, 2 do

@@ -24,10 +24,17 @@
     handled: '1' when the request has handledAt, '2' when it has handledAt and failed for good
     forefront: '1' puts a reclaimed request at the head of the queue
 
+  ARGV[last] only on a queue created with politeness: NUL then a JSON array with, per request, [host key, not-before
+    delay in ms of a reclaim (retry backoff)] (includes/polite-update.lua)
+
   Returns two entries per request, in order: wasAlreadyPresent (0|1), wasAlreadyHandled (0|1).
+  Error ERR_POLITENESS when a polite call meets a queue created without politeness (nothing written).
 ]]
 --- @include "redis-time"
 --- @include "release-lock"
+--- @include "reply-codes"
+--- @include "polite"
+--- @include "polite-update"
 local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
 local forgetFailed = ARGV[3] == 'forget'
@@ -51,8 +58,11 @@ local function newOrder(forefront)
   return seq
 end
 
-for i = 4, #ARGV, 4 do
+local politeErr = politeUpdateBegin()
+if politeErr then return politeErr end
+for i = 4, politeUpdateLastArg(), 4 do
   local id, handled, forefront = ARGV[i], ARGV[i + 2] ~= '0', ARGV[i + 3] == '1'
+  local k = (i - 4) / 4 + 1
   local failed = ARGV[i + 2] == '2'
   -- HSET answers 1 for a new field: the request was not stored before.
   local present = redis.call('HSET', KEYS[2], id, ARGV[i + 1]) == 0
@@ -66,7 +76,7 @@ for i = 4, #ARGV, 4 do
       redis.call('HINCRBY', KEYS[1], 'total', 1)
       local order = newOrder(forefront)
       redis.call('ZADD', KEYS[3], order, id)
-      redis.call('ZADD', KEYS[4], order, id)
+      if not politeAvailable(id, order, k) then redis.call('ZADD', KEYS[4], order, id) end
       redis.call('HINCRBY', KEYS[1], 'pending', 1)
     end
     out[#out + 1] = 0
@@ -76,7 +86,8 @@ for i = 4, #ARGV, 4 do
       -- Pending until now: a pending request is either locked (with an owner entry) or available, never both.
       if redis.call('ZREM', KEYS[5], id) == 1 then
         redis.call('HDEL', KEYS[6], id)
-      else
+        politeLockEnded(id, now)
+      elseif not politeUnavailable(id, k) then
         redis.call('ZREM', KEYS[4], id)
       end
       if failed and recordFailed(id, ARGV[i + 1]) then
@@ -98,7 +109,7 @@ for i = 4, #ARGV, 4 do
       redis.call('ZREM', KEYS[9], id)
       order = newOrder(forefront)
       redis.call('ZADD', KEYS[3], order, id)
-      redis.call('ZADD', KEYS[4], order, id)
+      if not politeAvailable(id, order, k) then redis.call('ZADD', KEYS[4], order, id) end
       redis.call('HINCRBY', KEYS[1], 'pending', 1)
       redis.call('HINCRBY', KEYS[1], 'handled', -1)
       out[#out + 1] = 1
@@ -107,7 +118,7 @@ for i = 4, #ARGV, 4 do
       local owner = redis.call('HGET', KEYS[6], id)
       if not owner or owner == clientKey then
         if forefront then redis.call('ZADD', KEYS[3], newOrder(true), id) end
-        releaseLock(id)
+        if not politeReclaim(id, now, k, owner) then releaseLock(id) end
       end
       out[#out + 1] = 1
       out[#out + 1] = 0

@@ -15,6 +15,7 @@ import {
 import { encodeRequest, type EncodedRequest } from './request-codec.js';
 import type { WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
+import type { QueuePoliteness } from '../politeness/queue-politeness.js';
 
 /** One item of a start-URL feed batch: a request, or the reason it cannot be one. */
 export type FeedEntry = { raw: Buffer; request: EncodedRequest } | { raw: Buffer; reason: string };
@@ -42,12 +43,14 @@ export class AddPath {
    * @param filter - the queue's enqueue filter
    * @param batchSize - requests per script call
    * @param stats - this worker's stats counters (told every add script's codes)
+   * @param politeness - host keys for the polite branch of the add script (undefined: none)
    */
   constructor(
     private readonly scripts: QueueScripts,
     private readonly filter: EnqueueFilterSlot,
     private readonly batchSize: number,
     private readonly stats: WorkerStatsRecorder,
+    private readonly politeness?: QueuePoliteness,
   ) {}
 
   /**
@@ -65,12 +68,19 @@ export class AddPath {
       const keyed = transform && request && typeof request === 'object' && !request.uniqueKey ? transform({ ...request }) : request;
       return encodeRequest(keyed);
     });
+    // Host keys of every chunk before the first is sent: a failing hostKey writes nothing.
+    const politeArgs: Array<string | undefined> = [];
+    for (let start = 0; start < encoded.length; start += this.batchSize) {
+      politeArgs.push(this.politeness?.addArg(encoded.slice(start, start + this.batchSize).map((r) => r.url)));
+    }
     const processed: ProcessedRequest[] = [];
     for (let start = 0; start < encoded.length; start += this.batchSize) {
       const chunk = encoded.slice(start, start + this.batchSize);
       const { planJson, keys, dedupCounter } = this.filter.argsFor(chunk);
       const args: ScriptArg[] = [forefront ? '1' : '0', this.scripts.offset(), planJson, FEED_STEP_NONE];
       for (const r of chunk) args.push(r.id, r.json, r.handled ? '1' : '0');
+      const politeArg = politeArgs[start / this.batchSize];
+      if (politeArg !== undefined) args.push(politeArg);
       const codes = ((await this.scripts.run('addRequests', args, { extraKeys: keys })) as unknown[]).map(Number);
       this.filter.report(codes);
       this.stats.added(codes, dedupCounter);
@@ -99,10 +109,12 @@ export class AddPath {
     const requests = entries.flatMap((e) => ('request' in e ? [e.request] : []));
     const { planJson, keys, dedupCounter } = this.filter.argsFor(requests);
     const args: ScriptArg[] = ['0', this.scripts.offset(), planJson, feedStepArg(step)];
+    const politeArg = this.politeness?.addArg(entries.map((e) => ('request' in e ? e.request.url : undefined)));
     for (const entry of entries) {
       if ('request' in entry) args.push(entry.raw, 'r', entry.request.id, entry.request.json);
       else args.push(entry.raw, 'd', '', entry.reason);
     }
+    if (politeArg !== undefined) args.push(politeArg);
     const extraKeys = step.kind === 'popped' ? keys : [...keys, step.feedKey];
     const reply = await this.scripts.run('addRequests', args, { extraKeys });
     if (!Array.isArray(reply)) {

@@ -3,6 +3,7 @@ import type { ScriptArg } from '../redis/scripts.js';
 import type { EncodedRequest } from './request-codec.js';
 import type { QueueScripts } from './queue-scripts.js';
 import { ScriptBatcher } from './script-batcher.js';
+import { QueuePoliteness, type PoliteUpdateEntry } from '../politeness/queue-politeness.js';
 
 /** Items per batched prolong or update script call. */
 const MAX_BATCH = 200;
@@ -23,6 +24,8 @@ export interface UpdateItem {
   forefront: boolean;
   /** Marked handled after its handler failed for good: recorded in the failed index. */
   failed: boolean;
+  /** With politeness: the request's host and the not-before delay of a reclaim (ms). */
+  polite?: PoliteUpdateEntry;
 }
 
 /**
@@ -82,6 +85,8 @@ export class LockBatches {
     for (const { encoded, forefront, failed } of items) {
       args.push(encoded.id, encoded.json, !encoded.handled ? '0' : failed ? '2' : '1', forefront ? '1' : '0');
     }
+    const politeArg = QueuePoliteness.updateArg(items.map((item) => item.polite));
+    if (politeArg !== undefined) args.push(politeArg);
     const { failed, failedData } = scripts.keys;
     const reply = (await scripts.run('updateRequest', args, { extraKeys: [failed, failedData] })) as unknown[];
     return items.map(({ encoded }, i) => ({

@@ -1,5 +1,6 @@
 import type { ProducerLease } from '../lease/producer-lease.js';
 import type { ConnectionHandle } from '../redis/connection.js';
+import type { PolitenessSettings } from '../politeness/politeness-options.js';
 import type { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
 
 /** Settings of the start-URL feed of a queue (scrapy-redis `<name>:start_urls`), checked by `feed/feed-options.ts`. */
@@ -46,4 +47,6 @@ export interface QueueContext {
   readonly producerLeases: Set<ProducerLease>;
   /** Publishers of worker stats (src/stats/); undefined when off. */
   readonly workerStats?: WorkerStatsRegistry;
+  /** Fleet-wide politeness (src/politeness/); undefined when off. */
+  readonly politeness?: PolitenessSettings;
 }

@@ -20,6 +20,8 @@ import { QueueLocks } from './queue-locks.js';
 import { QueueScripts } from './queue-scripts.js';
 import { DEAD_LETTER_MOVED } from './reply-codes.js';
 import { decodeRequest, encodeRequest, toHeadItem } from './request-codec.js';
+import { checkPolitenessSpec, politenessSpec, QueuePoliteness } from '../politeness/queue-politeness.js';
+import type { PolitenessStats } from '../politeness/politeness-stats.js';
 import { classifyUpdate, NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 
 /**
@@ -42,6 +44,8 @@ export class QueueCore {
   readonly locks: QueueLocks;
   /** This worker's stats counters (src/stats/), published in the background; a no-op with `workerStats: false`. */
   readonly workerStats: WorkerStatsRecorder;
+  /** Fleet-wide politeness (src/politeness/): host keys, retry delays, backOffHost, stats. */
+  readonly politeness: QueuePoliteness;
   /** The start-URL feed (src/feed/), or undefined without one. */
   private readonly feed?: StartUrlFeed;
   private readonly ledger = new LockLedger();
@@ -64,6 +68,7 @@ export class QueueCore {
     this.scripts = new QueueScripts(ctx.connection, this.keys, id, ctx.clockOffsetMs, (name) => {
       if (name !== 'prolongRequestLock' && name !== 'updateRequest') this.batches.flushAll();
     });
+    this.politeness = new QueuePoliteness(this.scripts, ctx.politeness);
     this.filter = new EnqueueFilterSlot(ctx.connection.redis, this.keys.tag, id);
     this.workerStats =
       ctx.workerStats?.create({
@@ -73,7 +78,7 @@ export class QueueCore {
         lockCount: () => this.ledger.heldUniqueKeys.size,
         clockOffsetMs: ctx.clockOffsetMs,
       }) ?? NO_WORKER_STATS;
-    this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize, this.workerStats);
+    this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize, this.workerStats, this.politeness);
     if (ctx.startUrls) this.feed = new StartUrlFeed(this.scripts, this.addPath, ctx.startUrls, ctx.clockOffsetMs);
     this.locks = new QueueLocks(this.scripts, this.ledger, this.batches, ctx, clientKey, (i, raw, reason) => this.deadLetter(i, raw, reason));
   }
@@ -89,10 +94,14 @@ export class QueueCore {
   }
 
   /** Creates the metadata if missing (idempotent) and registers the queue in the index; checks the start-URL feed
-   * keys' types. @param name - or undefined @throws {@link StartUrlFeedTypeError} for a feed key of another type */
+   * keys' types, and this client's politeness against the queue's (fixed at creation). @param name - or undefined
+   * @throws {@link StartUrlFeedTypeError} for a feed key of another type
+   * @throws {@link PolitenessMismatchError} when the queue was created with other politeness settings */
   async ensureCreated(name: string | undefined): Promise<void> {
     await this.feed?.check();
-    await this.scripts.run('createQueue', [this.id, name ?? '', this.scripts.offset()]);
+    const mine = politenessSpec(this.ctx.politeness);
+    const reply = (await this.scripts.run('createQueue', [this.id, name ?? '', this.scripts.offset(), mine])) as [number, string];
+    checkPolitenessSpec(this.id, reply[1] ?? '', mine);
     await this.redis((r) => r.sadd(queueIndexKey(this.ctx.keyPrefix), this.id));
   }
 
@@ -164,9 +173,10 @@ export class QueueCore {
    */
   update(request: UpdateRequestSchema, forefront: boolean): Promise<QueueOperationInfo> {
     const encoded = encodeRequest(request, this.ledger.heldUniqueKeys);
+    const polite = this.politeness.updateEntry(encoded.url, (request as { retryCount?: unknown }).retryCount, encoded.handled);
     this.workerStats.updated(request);
     this.ledger.forget(encoded.id);
-    return this.batches.update({ encoded, forefront, failed: encoded.handled && classifyUpdate(request) === 'failed' });
+    return this.batches.update({ encoded, forefront, failed: encoded.handled && classifyUpdate(request) === 'failed', polite });
   }
 
   /** Deletes one request and moves the counters. @param id - request id */
@@ -189,6 +199,26 @@ export class QueueCore {
     if (limit > 0 && this.feed) result = await this.feed.fill(result, () => this.locks.lockHead(limit, lockSecs, lockMs));
     this.workerStats.locked(result.items.length);
     return result;
+  }
+
+  /**
+   * Pushes a host's next allowed time for the whole fleet to at least now + delaySecs (Redis time).
+   * @param host - a host key ({@link QueueCore.hostKeyOf})
+   * @param delaySecs - seconds, 0 to 604,800
+   * @throws {@link InvalidOptionsError} for a bad host or delay; {@link PolitenessMismatchError} without politeness
+   */
+  backOffHost(host: string, delaySecs: number): Promise<void> {
+    return this.politeness.backOffHost(host, delaySecs);
+  }
+
+  /** Host key of a URL with this queue's hostKey. @param url - the URL */
+  hostKeyOf(url: string): string {
+    return this.politeness.hostKeyOf(url);
+  }
+
+  /** The queue's politeness state. @param top - hosts listed in `inFlight` (default 20) */
+  politenessStats(top?: number): Promise<PolitenessStats> {
+    return this.politeness.stats(top);
   }
 
   private async deadLetter(id: string, raw: Buffer, reason: string): Promise<void> {

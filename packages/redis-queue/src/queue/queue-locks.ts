@@ -62,8 +62,9 @@ export class QueueLocks {
     const appliedMs = anticipatedProlongMs(this.ctx.fastProlong, this.ctx.prolongLockFrom, lockMs);
     const lockedAt = performance.now();
     // Buffers: stored bytes go back to the dead-letter script unchanged, even when they are not UTF-8.
+    // With politeness the polite script takes requests from the per-host queues; without it nothing changes.
     const reply = (await this.scripts.run(
-      'listAndLockHead',
+      this.ctx.politeness ? 'listAndLockHeadPolite' : 'listAndLockHead',
       [limit, lockMs + appliedMs, this.clientKey, this.scripts.offset(), this.ctx.recoverLimit, this.ctx.maxStalls],
       { buffers: true, extraKeys: [this.scripts.keys.stalls, this.scripts.keys.leases, this.scripts.keys.suspects] },
     )) as Array<Buffer | number>;
@@ -144,7 +145,7 @@ export class QueueLocks {
    */
   async release(id: string, forefront: boolean): Promise<void> {
     this.ledger.forget(id);
-    await this.scripts.run('deleteRequestLock', [id, this.clientKey, forefront ? '1' : '0']);
+    await this.scripts.run('deleteRequestLock', [id, this.clientKey, forefront ? '1' : '0', this.scripts.offset()]);
   }
 
   /** Releases every lock this client still holds. @returns the number of locks released */
@@ -152,7 +153,7 @@ export class QueueLocks {
     const ids = this.ledger.releaseAll();
     let released = 0;
     for (let start = 0; start < ids.length; start += 500) {
-      released += Number(await this.scripts.run('releaseLocks', [this.clientKey, ...ids.slice(start, start + 500)]));
+      released += Number(await this.scripts.run('releaseLocks', [this.clientKey, this.scripts.offset(), ...ids.slice(start, start + 500)]));
     }
     return released;
   }

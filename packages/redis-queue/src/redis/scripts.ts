@@ -4,7 +4,10 @@ import createQueue from '../lua/create-queue.lua';
 import deadLetterRequest from '../lua/dead-letter-request.lua';
 import deleteRequest from '../lua/delete-request.lua';
 import deleteRequestLock from '../lua/delete-request-lock.lua';
+import backOffHost from '../lua/back-off-host.lua';
 import listAndLockHead from '../lua/list-and-lock-head.lua';
+import listAndLockHeadPolite from '../lua/list-and-lock-head-polite.lua';
+import politenessStats from '../lua/politeness-stats.lua';
 import listHead from '../lua/list-head.lua';
 import prolongRequestLock from '../lua/prolong-request-lock.lua';
 import publishWorkerStats from '../lua/publish-worker-stats.lua';
@@ -27,13 +30,16 @@ const registry = createScriptRegistry({
   version: PACKAGE_VERSION,
   scripts: {
     addRequests,
+    backOffHost,
     createQueue,
     deadLetterRequest,
     deleteRequest,
     deleteRequestLock,
     listAndLockHead,
+    listAndLockHeadPolite,
     listHead,
     prolongRequestLock,
+    politenessStats,
     publishWorkerStats,
     purgeQueue,
     queueStats,
@@ -49,12 +55,15 @@ const registry = createScriptRegistry({
 /** Name of a queue operation script. */
 export type ScriptName =
   | 'addRequests'
+  | 'backOffHost'
   | 'createQueue'
   | 'deadLetterRequest'
   | 'deleteRequest'
   | 'deleteRequestLock'
   | 'listAndLockHead'
+  | 'listAndLockHeadPolite'
   | 'listHead'
+  | 'politenessStats'
   | 'prolongRequestLock'
   | 'publishWorkerStats'
   | 'purgeQueue'

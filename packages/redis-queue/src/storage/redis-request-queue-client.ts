@@ -29,6 +29,7 @@ import { QueueCore } from '../queue/queue-core.js';
 import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
 import type { RedisConnection } from '../redis/connection.js';
 import type { QueueKeys } from '../redis/keys.js';
+import type { PolitenessStats } from '../politeness/politeness-stats.js';
 
 /**
  * Crawlee 3 `RequestQueueClient` of one Redis request queue, for one client (`clientKey`): a thin adapter over the
@@ -220,6 +221,38 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async releaseLocks(): Promise<number> {
     return this.core.locks.releaseAll();
+  }
+
+  /**
+   * Pushes the host's next allowed time for the whole fleet to at least now + delaySecs (Redis time): every worker's
+   * `listAndLockHead` skips the host until then, other hosts are not affected. Call it on a 429 or 503 with
+   * `Retry-After`, or after a run of errors from one host. Only pushes later, never earlier.
+   * @param host - a host key, `hostKeyOf(url)`
+   * @param delaySecs - seconds, 0 to 604,800
+   * @throws {@link InvalidOptionsError} for an empty host or a delay out of range
+   * @throws {@link PolitenessMismatchError} when the queue was created without politeness
+   */
+  async backOffHost(host: string, delaySecs: number): Promise<void> {
+    await this.core.backOffHost(host, delaySecs);
+  }
+
+  /**
+   * Host key of a URL with this queue's hostKey (default: the hostname, lower-cased, with the port when it is not
+   * the scheme's default).
+   * @param url - an absolute URL
+   * @throws {@link InvalidRequestError} when the hostKey function fails or returns no usable key
+   */
+  hostKeyOf(url: string): string {
+    return this.core.hostKeyOf(url);
+  }
+
+  /**
+   * Politeness state, on Redis time, in one atomic read: hosts with available requests, hosts waiting (next allowed
+   * time in the future or at max concurrency), the longest current wait in seconds, in-flight per host (top N).
+   * @param options - `top`: hosts listed in `inFlight` (1..1000, default 20)
+   */
+  politenessStats(options: { top?: number } = {}): Promise<PolitenessStats> {
+    return this.core.politenessStats(options.top);
   }
 
   /**

@@ -2,6 +2,7 @@ import { RequestQueue } from 'crawlee';
 import { UNIQUE_KEY_SINK, type UniqueKeySink, type UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import type { RedisRequestQueueClient } from './redis-request-queue-client.js';
 import type { ProducerLease, ProducerLeaseOptions } from '../lease/producer-lease.js';
+import type { PolitenessStats } from '../politeness/politeness-stats.js';
 
 type RequestsLike = Parameters<RequestQueue['addRequests']>[0];
 type AddOptions = Parameters<RequestQueue['addRequests']>[1];
@@ -57,6 +58,28 @@ export class RedisRequestQueue extends RequestQueue implements UniqueKeySink {
    */
   holdOpen(options?: ProducerLeaseOptions): Promise<ProducerLease> {
     return this.client.holdOpen(options);
+  }
+
+  /**
+   * Pushes the host's next allowed time for the whole fleet to at least now + delaySecs (Redis time); see
+   * {@link RedisRequestQueueClient.backOffHost}.
+   * @param host - a host key, `queue.hostKeyOf(url)`
+   * @param delaySecs - seconds, 0 to 604,800
+   * @throws {@link InvalidOptionsError} for a bad host or delay; {@link PolitenessMismatchError} without politeness
+   */
+  backOffHost(host: string, delaySecs: number): Promise<void> {
+    return this.client.backOffHost(host, delaySecs);
+  }
+
+  /** Host key of a URL with this queue's hostKey. @param url - an absolute URL */
+  hostKeyOf(url: string): string {
+    return this.client.hostKeyOf(url);
+  }
+
+  /** Politeness state: hosts with available requests, hosts waiting, the longest current wait in seconds, in-flight
+   * per host (top N); see {@link RedisRequestQueueClient.politenessStats}. @param options - `top` (default 20) */
+  politenessStats(options?: { top?: number }): Promise<PolitenessStats> {
+    return this.client.politenessStats(options);
   }
 
   /**

@@ -20,6 +20,7 @@ import { RedisDatasetCollectionClient } from '../dataset/redis-dataset-collectio
 import { workerStatsSettings, type WorkerStatsOptions } from '../stats/worker-stats-options.js';
 import { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
 import { integerOption, numberOption } from '../options/option-ranges.js';
+import { politenessSettings, type PolitenessOptions } from '../politeness/politeness-options.js';
 
 /** Options of {@link RedisStorageClient}. */
 export interface RedisStorageClientOptions {
@@ -94,6 +95,12 @@ export interface RedisStorageClientOptions {
    * `withDedup({ forgetFailed: true })` for a set store in front of the queue. Every client of one queue should use
    * the same value. @defaultValue 'keep' */
   failedRequests?: 'keep' | 'forget';
+  /** Fleet-wide politeness enforced by the queue's Lua for every worker (`docs/politeness.md`): a request of host H
+   * is handed out only when H's next allowed time (Redis time) has come and fewer than `maxConcurrencyPerHost`
+   * requests of H are locked; retried requests wait for a not-before time (`retryBackoff`). Fixed when the queue is
+   * created: opening it with other settings throws {@link PolitenessMismatchError}. Absent: today's behaviour at
+   * today's cost. @defaultValue undefined (no politeness) */
+  politeness?: PolitenessOptions;
   /** Tests only: milliseconds added to Redis `TIME` in every script, read before each operation (lets a test move a
    * queue's clock forward; it is still Redis time, never the worker's). @defaultValue 0 */
   clockOffsetMs?: number | (() => number);
@@ -123,7 +130,7 @@ export class RedisStorageClient implements StorageClient {
 
   /**
    * @param options - see {@link RedisStorageClientOptions}
-   * @throws {@link InvalidOptionsError} for a bad URL, key prefix, numeric option or `workerStats` setting
+   * @throws {@link InvalidOptionsError} for a bad URL, key prefix, numeric option, `workerStats` or `politeness` setting
    */
   constructor(options: RedisStorageClientOptions = {}) {
     const keyPrefix = options.keyPrefix ?? 'crawlee';
@@ -147,6 +154,7 @@ export class RedisStorageClient implements StorageClient {
     const maxStalls = integerOption('maxStalls', options.maxStalls);
     numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
     const feed = feedSettings(options.startUrls);
+    const politeness = politenessSettings(options.politeness);
     const stats = workerStatsSettings(options.workerStats);
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
     this.redis = this.connection.redis;
@@ -166,6 +174,7 @@ export class RedisStorageClient implements StorageClient {
       workerStats: stats && new WorkerStatsRegistry(stats),
       failedRequests,
       producerLeases: new Set(),
+      politeness,
     };
   }
 

@@ -1,0 +1,24 @@
+-- The flags every lock script returns first (DESIGN contract 5): out[1] queueHasLockedRequests while any lock or
+-- live producer lease exists or `keepOpen` (politeness: requests that wait for their host or not-before time),
+-- out[2] hadMultipleClients, out[4] modifiedAt; records the first client and whether another one locked since.
+-- `took`: whether this call locked anything. Keys as in list-and-lock-head.lua.
+local function finishFlags(out, now, clientKey, took, keepOpen)
+  if took then
+    local first = redis.call('HGET', KEYS[1], 'firstClient')
+    if not first then
+      redis.call('HSET', KEYS[1], 'firstClient', clientKey)
+    elseif first ~= clientKey then
+      redis.call('HSETNX', KEYS[1], 'multipleClients', 1)
+    end
+  end
+  if keepOpen or redis.call('ZCARD', KEYS[5]) > 0 then out[1] = 1 end
+  -- A live producer lease keeps the queue open like a lock does (a producer adding without holding a lock); expired
+  -- leases (a dead producer) are pruned first. O(log N + expired) on the lease set, which is tiny.
+  if out[1] == 0 then
+    redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', now)
+    if redis.call('ZCARD', KEYS[10]) > 0 then out[1] = 1 end
+  end
+  if redis.call('HEXISTS', KEYS[1], 'multipleClients') == 1 then out[2] = 1 end
+  out[4] = redis.call('HGET', KEYS[1], 'modifiedAt') or ''
+  return out
+end

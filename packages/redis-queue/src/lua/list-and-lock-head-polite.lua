@@ -1,0 +1,141 @@
+--[[
+  The lock script of a queue created with politeness (docs/politeness.md): like list-and-lock-head.lua (same keys,
+  arguments and reply; expired-lock recovery with stalls and suspects, finish flags), but available requests live in
+  per-host queues and a request of host H is handed out only when H's next allowed time (Redis time) has come and
+  fewer than maxConcurrencyPerHost requests of H are locked (per-host queues and a schedule of hosts ordered by next
+  allowed time, as in Heritrix's frontier and Nutch's fetcher queues, but shared by the whole fleet).
+
+  One call, O(log hosts + batch + due delayed):
+  1. recover expired locks: each frees its host's slot and returns to its host's queue at its original order;
+  2. move up to `limit` delayed requests (retry backoff) whose not-before time has passed back to their hosts;
+  3. rounds: take the hosts whose time has come (ZRANGEBYSCORE p:hosts -inf now LIMIT), pop one request of each
+     (ZPOPMIN of p:hq:<host>: forefront newest first, then FIFO), lock it, and re-schedule the host at
+     now + minDelay (off the schedule while it has no available request or no free slot). With minDelay 0 a host
+     stays due and the next round may take another of its requests, up to its free concurrency. A waiting host is
+     never read, so it blocks no one, and its waiting requests cost nothing per call.
+  The queue stays open (reply field 1) while hosts wait with available requests or delayed requests wait.
+
+  KEYS as list-and-lock-head.lua (KEYS[1] meta ... KEYS[11] suspects); the politeness keys are derived from
+  KEYS[1] (includes/polite.lua). ARGV as list-and-lock-head.lua. Reply as list-and-lock-head.lua.
+  Error ERR_POLITENESS when the queue was created without politeness.
+]]
+--- @include "redis-time"
+--- @include "reply-codes"
+--- @include "unindex-request"
+--- @include "polite"
+--- @include "recover-expired-locks"
+--- @include "finish-flags"
+local now = redisNowMs(ARGV[4])
+local limit = tonumber(ARGV[1])
+local lockExpiresAt = now + tonumber(ARGV[2])
+local clientKey = ARGV[3]
+local maxStalls = tonumber(ARGV[6])
+local minDelay, maxConc = politeConfig()
+if not minDelay then
+  return redis.error_reply(ERR_POLITENESS .. ' the queue was created without politeness')
+end
+
+recoverExpiredLocks(now, tonumber(ARGV[5]), maxStalls,
+  function(id)
+    if politeReleaseLock(id, now, 0, nil) then return end
+    -- A lock without its host (written by someone else): it cannot go back to a host queue; keep a trace.
+    redis.call('ZREM', KEYS[5], id)
+    redis.call('HDEL', KEYS[6], id)
+    local raw = redis.call('HGET', KEYS[2], id)
+    if raw and redis.call('ZSCORE', KEYS[3], id) then
+      redis.call('HDEL', KEYS[2], id)
+      unindexRequest(id)
+      redis.call('HSET', KEYS[7], id, raw)
+      redis.call('HSET', KEYS[8], id, cjson.encode({ reason = 'locked without a host on a polite queue', source = 'queue', at = now }))
+    end
+  end,
+  function(id)
+    local _, host = politeEndLock(id, now, minDelay)
+    if host then politeSchedule(host, maxConc) end
+  end)
+
+-- Retried requests whose not-before time has come go back to their hosts (at most `limit` per call: the hand-outs
+-- of one call cannot use more).
+if limit > 0 then
+  local due = redis.call('ZRANGEBYSCORE', P_DELAYED, '-inf', now, 'LIMIT', 0, limit)
+  for _, id in ipairs(due) do
+    redis.call('ZREM', P_DELAYED, id)
+    local v = redis.call('HGET', P_HOSTOF, id)
+    redis.call('HDEL', P_HOSTOF, id)
+    if v and redis.call('ZSCORE', KEYS[3], id) then
+      local order, host = splitHostOf(v)
+      politeMakeAvailable(id, order, host, maxConc)
+    end
+  end
+end
+
+local out = { 0, 0, now, '' }
+-- The suspect rule of list-and-lock-head.lua: a lock owner holds at most one request with a stall counted.
+local canTakeSuspect = true
+if maxStalls > 0 then
+  local held = redis.call('HGET', KEYS[11], clientKey)
+  if held and redis.call('HGET', KEYS[6], held) == clientKey and redis.call('HEXISTS', KEYS[9], held) == 1 then
+    canTakeSuspect = false
+  elseif held then
+    redis.call('HDEL', KEYS[11], clientKey)
+  end
+end
+
+local taken, missing = 0, 0
+local skipped, nSkipped = {}, 0
+while taken < limit do
+  local due = redis.call('ZRANGEBYSCORE', P_HOSTS, '-inf', now, 'LIMIT', 0, limit - taken + nSkipped)
+  local progress = false
+  for _, host in ipairs(due) do
+    if taken >= limit then break end
+    if not skipped[host] then
+      local q = hostQueue(host)
+      local popped = redis.call('ZPOPMIN', q)
+      if #popped == 0 then
+        redis.call('ZREM', P_HOSTS, host)
+        progress = true
+      else
+        progress = true
+        local id, order = popped[1], popped[2]
+        local json = false
+        -- Entries of requests handled or deleted since are dropped here (not pending any more).
+        if redis.call('ZSCORE', KEYS[3], id) then json = redis.call('HGET', KEYS[2], id) end
+        local suspect = json and maxStalls > 0 and redis.call('HEXISTS', KEYS[9], id) == 1
+        if suspect and not canTakeSuspect then
+          -- Back at its place; the host is left to other workers for this call.
+          redis.call('ZADD', q, order, id)
+          skipped[host] = true
+          nSkipped = nSkipped + 1
+        elseif json then
+          if suspect then
+            canTakeSuspect = false
+            redis.call('HSET', KEYS[11], clientKey, id)
+          end
+          redis.call('ZADD', KEYS[5], lockExpiresAt, id)
+          redis.call('HSET', KEYS[6], id, clientKey)
+          redis.call('HSET', P_HOSTOF, id, order .. ' ' .. host)
+          redis.call('ZINCRBY', P_FLIGHT, 1, host)
+          redis.call('HSET', P_NEXT, host, now + minDelay)
+          out[#out + 1] = id
+          out[#out + 1] = json
+          taken = taken + 1
+          politeSchedule(host, maxConc)
+        else
+          if redis.call('ZSCORE', KEYS[3], id) then
+            -- Pending without data: never hand it out; keep a trace in the dead letters (as list-and-lock-head.lua).
+            redis.call('ZREM', KEYS[3], id)
+            redis.call('HSET', KEYS[7], id, '')
+            redis.call('HSET', KEYS[8], id, cjson.encode({ reason = 'request data missing', source = 'queue', at = now }))
+            missing = missing + 1
+          end
+          politeSchedule(host, maxConc)
+        end
+      end
+    end
+  end
+  if not progress then break end
+end
+if missing > 0 then recountAfterRemoval(0) end
+
+local waiting = redis.call('ZCARD', P_HOSTS) > 0 or redis.call('ZCARD', P_DELAYED) > 0
+return finishFlags(out, now, clientKey, taken > 0, waiting)
