@@ -45,13 +45,16 @@ export async function openSharedQueue(options: {
   const { redis, keyPrefix, queueName, dedup, dedupKey, lockSecs, politeness, config } = options;
   // Worker stats every 2 s (default 15): `crawlee-redis workers`, `watch` and the dashboard follow a short demo
   // crawl closely; one small script call per interval per worker.
-  const storageClient = new RedisStorageClient({ redis, keyPrefix, fastProlong: true, workerStats: { intervalSecs: 2 } });
-  const queue = await openRedisRequestQueue(queueName, {
-    storageClient,
-    lockSecs,
+  // Politeness is a setting of the storage client (openRedisRequestQueue's own `politeness` applies only to a client
+  // it creates itself).
+  const storageClient = new RedisStorageClient({
+    redis,
+    keyPrefix,
+    fastProlong: true,
+    workerStats: { intervalSecs: 2 },
     ...(politeness !== undefined ? { politeness } : {}),
-    ...(config ? { config } : {}),
   });
+  const queue = await openRedisRequestQueue(queueName, { storageClient, lockSecs, ...(config ? { config } : {}) });
   withScrapyFingerprint(queue);
   if (dedup === 'none') return { queue, storageClient };
   const store: DedupStore =
