@@ -4,10 +4,14 @@
  * `--host-delay-secs` / `--max-per-host`. Every assertion is on what the site's servers saw: arrival and finish times
  * per host, requests in flight per host, the 429 host's silence, the killed worker's cut-off requests.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { sleep } from '@crawlee-distributed/test-utils';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import type { RunSummary } from '../src/coordinator/summary.js';
 import { crawl, outputDir } from './helpers/run-cli.js';
-import { startMultiHostSite, type SiteHit } from './helpers/multi-host-site.js';
+import { processOfClientPort, startMultiHostSite, type SiteHit } from './helpers/multi-host-site.js';
+import { spawnCli } from './helpers/spawn-cli.js';
 
 const redisUrl = inject('redisUrl');
 const dirs: string[] = [];
@@ -122,17 +126,42 @@ describe('politeness across the fleet: 3 workers, 10 loopback hosts', () => {
   it('a SIGKILLed worker: its cut-off requests hold their hosts only until their locks expire, then the crawl completes', async () => {
     const lockSecs = 6;
     const site = await startMultiHostSite({ hosts: HOSTS, pagesPerHost: 4, delayMs: (_h, path) => (path === '/index.html' ? 20 : 1500) });
+    const dir = outputDir();
+    dirs.push(dir);
+    const summaryFile = join(dir, 'summary.json');
     try {
-      const { summary } = await crawlSite([
-        '--start-url', site.startUrl, '--host-delay-secs', '0.5', '--max-per-host', '1',
-        '--lock-secs', String(lockSecs), '--kill-one-worker-after', '14',
-      ]);
-      expect(summary.killedWorker).not.toBeNull();
+      const run = spawnCli(
+        [
+          ...FLEET, '--start-url', site.startUrl, '--host-delay-secs', '0.5', '--max-per-host', '1', '--lock-secs', String(lockSecs),
+          '--summary-json', summaryFile, '--output', join(dir, 'pages.jsonl'),
+        ],
+        { REDIS_URL: redisUrl },
+      );
+      // SIGKILL the worker that has a slow page in flight (found by the socket its request came on): it dies
+      // holding that host's one slot.
+      let killed: { pid: number; hit: SiteHit } | undefined;
+      const deadline = Date.now() + 60_000;
+      while (killed === undefined && Date.now() < deadline) {
+        await sleep(100);
+        const inFlight = site.hits.filter((hit) => hit.status === 0 && !hit.aborted && hit.path !== '/index.html' && Date.now() - hit.arrivedAt < 1000);
+        for (const hit of inFlight) {
+          const pid = processOfClientPort(hit.clientPort, run.workerPids());
+          if (pid !== undefined) {
+            process.kill(pid, 'SIGKILL');
+            killed = { pid, hit };
+            break;
+          }
+        }
+      }
+      expect(killed, 'a worker with a request in flight').toBeDefined();
+      expect(await run.exited, run.output().slice(-3000)).toBe(0);
+      const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
       expect(summary.uniquePages).toBe(site.pageUrls.length);
       expect(summary.allPagesCrawled).toBe(true);
+      expect(summary.workers.filter((w) => w.exit.includes('SIGKILL'))).toHaveLength(1);
       expect(Math.max(...site.maxInFlight())).toBe(1);
       const cut = site.hits.filter((hit) => hit.aborted);
-      expect(cut.length, 'requests in flight on the killed worker').toBeGreaterThan(0);
+      expect(cut).toContain(killed!.hit);
       for (const hit of cut) {
         const next = byArrival(site.hitsOf(hit.host)).find((h) => h.arrivedAt > hit.finishedAt);
         expect(next, `host ${hit.host} is crawled again`).toBeDefined();

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -37,6 +38,8 @@ export interface SiteHit {
   aborted: boolean;
   /** Requests of this host in flight when this one arrived, itself included. */
   inFlightAtArrival: number;
+  /** The client's port (which process sent it: {@link processOfClientPort}). */
+  clientPort: number;
 }
 
 export interface MultiHostSite {
@@ -93,7 +96,7 @@ export async function startMultiHostSite(options: MultiHostSiteOptions): Promise
     inFlight[h] = (inFlight[h] ?? 0) + 1;
     peak[h] = Math.max(peak[h] ?? 0, inFlight[h] ?? 0);
     arrivals[h] = (arrivals[h] ?? 0) + 1;
-    const hit: SiteHit = { host: h, path, arrivedAt, finishedAt: arrivedAt, status: 0, aborted: false, inFlightAtArrival: inFlight[h] ?? 0 };
+    const hit: SiteHit = { host: h, path, arrivedAt, finishedAt: arrivedAt, status: 0, aborted: false, inFlightAtArrival: inFlight[h] ?? 0, clientPort: req.socket.remotePort ?? 0 };
     hits.push(hit);
     let done = false;
     const finish = (aborted: boolean) => {
@@ -156,4 +159,41 @@ export async function startMultiHostSite(options: MultiHostSiteOptions): Promise
       );
     },
   };
+}
+
+/**
+ * The process, of `pids`, that owns the loopback TCP socket with local port `port` (Linux: the socket's inode in
+ * /proc/net/tcp, then the process whose fd table holds `socket:[inode]`), so a test can kill the worker that has a
+ * given request in flight.
+ *
+ * @returns the pid, or undefined when none of them holds it (the connection is gone)
+ */
+export function processOfClientPort(port: number, pids: number[]): number | undefined {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols[1]?.endsWith(`:${hexPort}`) && cols[9] !== undefined) inodes.add(cols[9]);
+    }
+  }
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // exited
+    }
+    for (const fd of fds) {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+        if (inode !== undefined && inodes.has(inode)) return pid;
+      } catch {
+        // the fd closed meanwhile
+      }
+    }
+  }
+  return undefined;
 }
