@@ -1,5 +1,6 @@
 import { RedisQueueAdmin, type DeadLetter, type RedisQueueStats } from '../admin/redis-queue-admin.js';
 import type { CrawlStats } from '../stats/read-crawl-stats.js';
+import type { PolitenessStats } from '../politeness/politeness-stats.js';
 import type { ConnectionHandle } from '../redis/connection.js';
 import { queueIndexKey } from '../redis/keys.js';
 import { redisMemoryBytes } from './redis-memory.js';
@@ -33,6 +34,8 @@ export interface QueueView {
   deadLetters: DeadLetterView[];
   /** The workers that published stats (`RedisQueueAdmin.workers()`), alive first. */
   workers: WorkerRow[];
+  /** Fleet-wide politeness (`RedisQueueAdmin.politenessStats()`; `enabled: false` without it). */
+  politeness: PolitenessStats;
 }
 
 /** What `GET /api/overview` returns. */
@@ -79,8 +82,8 @@ export class DashboardApi {
 
   private async queue(name: string): Promise<QueueView> {
     const admin = this.admin(name);
-    const [stats, letters, workers, crawl] = await this.connection.run(() =>
-      Promise.all([admin.stats(), admin.listDeadLetters(), workerRows(admin), admin.crawlStats()]),
+    const [stats, letters, workers, crawl, politeness] = await this.connection.run(() =>
+      Promise.all([admin.stats(), admin.listDeadLetters(), workerRows(admin), admin.crawlStats(), admin.politenessStats({ top: 10 })]),
     );
     return {
       name,
@@ -95,6 +98,7 @@ export class DashboardApi {
         preview: letter.raw.subarray(0, PREVIEW_BYTES).toString('utf8'),
       })),
       workers,
+      politeness,
     };
   }
 

@@ -114,12 +114,17 @@ while taken < limit do
           redis.call('ZADD', KEYS[5], lockExpiresAt, id)
           redis.call('HSET', KEYS[6], id, clientKey)
           redis.call('HSET', P_HOSTOF, id, order .. ' ' .. host)
-          redis.call('ZINCRBY', P_FLIGHT, 1, host)
+          local inFlight = tonumber(redis.call('ZINCRBY', P_FLIGHT, 1, host))
           redis.call('HSET', P_NEXT, host, now + minDelay)
           out[#out + 1] = id
           out[#out + 1] = json
           taken = taken + 1
-          politeSchedule(host, maxConc)
+          -- politeSchedule with what is known here (the count and the next time just written): two reads fewer.
+          if (maxConc == 0 or inFlight < maxConc) and redis.call('EXISTS', q) == 1 then
+            redis.call('ZADD', P_HOSTS, now + minDelay, host)
+          else
+            redis.call('ZREM', P_HOSTS, host)
+          end
         else
           if redis.call('ZSCORE', KEYS[3], id) then
             -- Pending without data: never hand it out; keep a trace in the dead letters (as list-and-lock-head.lua).

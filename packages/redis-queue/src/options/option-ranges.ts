@@ -24,8 +24,8 @@ export const OPTION_RANGES = {
   cacheMs: { min: 0, max: 3_600_000, default: 1000 },
   chunkSize: { min: 1, max: 100_000, default: 1000 },
   'politeness.minDelaySecs': { min: 0, max: 86_400, default: 0 },
-  // Absent means unlimited (stored as 0); a value given is 1..10,000.
-  'politeness.maxConcurrencyPerHost': { min: 1, max: 10_000, default: 10_000 },
+  // Absent: 1 with a minDelaySecs above 0, else unlimited (stored as 0); a value given is 1..10,000.
+  'politeness.maxConcurrencyPerHost': { min: 1, max: 10_000, default: 1 },
   'politeness.retryBackoff.baseSecs': { min: 0, max: 86_400, default: 1 },
   'politeness.retryBackoff.factor': { min: 1, max: 100, default: 2 },
   'politeness.retryBackoff.maxSecs': { min: 0, max: 7 * 86_400, default: 300 },

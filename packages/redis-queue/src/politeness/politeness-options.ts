@@ -23,7 +23,11 @@ export interface PolitenessOptions {
   /** Minimum gap in seconds between two requests to one host as the site sees them: counted from the later of
    * the hand-out and the end (handled/reclaimed) of the host's previous request. 0..86400. @defaultValue 0 */
   minDelaySecs?: number;
-  /** Most requests of one host locked at once across the fleet. 1..10000. @defaultValue unlimited */
+  /** Most requests of one host locked at once across the fleet. 1..10000. With 1, a host's next request is
+   * handed out only after its previous one ended (handled or reclaimed) plus `minDelaySecs`, so the gap holds as the
+   * site sees it even when a worker holds a request in its local buffer before sending it; with more, the
+   * hand-outs are spaced by `minDelaySecs` and may overlap. @defaultValue 1 when `minDelaySecs` is above 0 (one
+   * request per host at a time, as Heritrix and Nutch do), else unlimited */
   maxConcurrencyPerHost?: number;
   /** Host key of a URL. Must return a non-empty string of at most 512 characters.
    * @defaultValue the URL's hostname, lower-cased, with the port when it is not the scheme's default
@@ -59,7 +63,10 @@ export function politenessSettings(options: PolitenessOptions | undefined): Poli
     throw new InvalidOptionsError(`politeness must be an object such as { minDelaySecs: 1 } (got ${String(options)})`);
   }
   const minDelaySecs = numberOption('politeness.minDelaySecs', options.minDelaySecs);
-  const maxConcurrency = options.maxConcurrencyPerHost === undefined ? 0 : integerOption('politeness.maxConcurrencyPerHost', options.maxConcurrencyPerHost);
+  // A delay without a concurrency limit would let a worker that buffers a request send it after the next one was
+  // handed out: one at a time unless asked otherwise, so the gap holds as the site sees it.
+  const maxConcurrency =
+    options.maxConcurrencyPerHost === undefined ? (minDelaySecs > 0 ? 1 : 0) : integerOption('politeness.maxConcurrencyPerHost', options.maxConcurrencyPerHost);
   const hostKey = options.hostKey ?? defaultHostKey;
   if (typeof hostKey !== 'function') throw new InvalidOptionsError('politeness.hostKey must be a function (url) => string');
   let retryBackoff: PolitenessSettings['retryBackoff'];

@@ -100,12 +100,23 @@ export class AddPath {
    * Commits one start-URL feed batch in one script: requests through the enqueue filter like any add, unreadable
    * items to the dead letters, and (in check mode) the feed head checked and trimmed in the same step.
    *
-   * @param entries - the batch, in feed order
+   * @param given - the batch, in feed order
    * @param step - check-and-trim (list), remove-each-member (set, sorted set) or already popped
    * @returns one add-requests code per entry (`ADD_FEED_TAKEN` for a member another worker removed first), or
    *   undefined when the list head changed (nothing done)
    */
-  async addFeedBatch(entries: readonly FeedEntry[], step: FeedStep): Promise<number[] | undefined> {
+  async addFeedBatch(given: readonly FeedEntry[], step: FeedStep): Promise<number[] | undefined> {
+    // A feed item whose host key cannot be computed becomes a dead letter with the reason (it would otherwise stay
+    // at the head of the feed and stop every drain).
+    const entries = given.map((entry): FeedEntry => {
+      if (!this.politeness?.enabled || !('request' in entry)) return entry;
+      try {
+        this.politeness.hostKeyOf(entry.request.url);
+        return entry;
+      } catch (error) {
+        return { raw: entry.raw, reason: error instanceof Error ? error.message : String(error) };
+      }
+    });
     const requests = entries.flatMap((e) => ('request' in e ? [e.request] : []));
     const { planJson, keys, dedupCounter } = this.filter.argsFor(requests);
     const args: ScriptArg[] = ['0', this.scripts.offset(), planJson, feedStepArg(step)];

@@ -9,3 +9,8 @@ defineContractSuite('ioredis5', url, 'full');
 // Fresh local 3-master Redis Clusters (test-utils), through ioredis 6's and ioredis 5's Cluster clients.
 defineContractSuite('cluster-ioredis6', url, 'full');
 defineContractSuite('cluster-ioredis5', url, 'full');
+// The contract where it applies with politeness on (no delay, no limit and no retry backoff, so it is about the
+// structures: a retried request's not-before time is a politeness rule, tested in test/politeness/ with the
+// others): the polite scripts keep every guarantee, also on a Cluster.
+defineContractSuite('ioredis6-resp3', url, 'full', { politeness: { retryBackoff: false } });
+defineContractSuite('cluster-ioredis6', url, 'core', { politeness: { retryBackoff: false } });

@@ -30,7 +30,7 @@ describe('politeness: minDelaySecs', () => {
     await w.batchAddRequests(['a.test', 'b.test', 'c.test'].flatMap((h) => [1, 2].map((n) => hreq(h, n))));
     const first = await w.listAndLockHead(LOCK);
     expect(hp(first.items).sort()).toEqual(['a.test/1', 'b.test/1', 'c.test/1']);
-    for (const item of first.items) await w.updateRequest({ ...item, handledAt: new Date().toISOString() } as never);
+    for (const item of first.items) await w.updateRequest({ ...item, handledAt: new Date().toISOString() });
     // Margins of 0.5 s: real time passes between the steps too (the clock is Redis TIME plus the offset).
     world.advance(9500);
     const none = await w.listAndLockHead(LOCK);
@@ -88,7 +88,7 @@ describe('politeness: no head-of-line blocking, order within a host', () => {
       const { items } = await w.listAndLockHead(LOCK);
       expect(items).toHaveLength(1);
       order.push(...hp(items));
-      await w.updateRequest({ ...items[0]!, handledAt: new Date().toISOString() } as never);
+      await w.updateRequest({ ...items[0]!, handledAt: new Date().toISOString() });
     }
     expect(order).toEqual(['a.test/5', 'a.test/4', 'a.test/1', 'a.test/2', 'a.test/3']);
   });
@@ -172,4 +172,73 @@ describe('politeness: locks that end without a handled mark', () => {
     const keys = politeKeys(world);
     expect(await world.redis.exists(keys.hosts, keys.next, keys.flight, keys.hostOf, keys.delayed, keys.hq('a.test'), keys.hq('b.test'))).toBe(0);
   });
+});
+
+describe('politeness: requests that leave the queue while locked', () => {
+  it('a request that stalls maxStalls times is dead-lettered and its host slot is freed', async () => {
+    world = createWorld(backend, 'polite-stalls');
+    const w = await world.client('w', { maxStalls: 2, politeness: { maxConcurrencyPerHost: 1 } });
+    await w.batchAddRequests([hreq('a.test', 1), hreq('a.test', 2)]);
+    for (let round = 0; round < 2; round++) {
+      const { items } = await w.listAndLockHead({ limit: 1, lockSecs: 10 });
+      expect(hp(items)).toEqual(['a.test/1']);
+      await w.prolongRequestLock(items[0]!.id, { lockSecs: 10 }); // started
+      world.advance(20_001);
+    }
+    expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['a.test/2']);
+    expect(await world.admin().listDeadLetters()).toMatchObject([{ id: id('a.test', 1), stalls: 2 }]);
+    expect((await w.politenessStats()).inFlight).toEqual({ 'a.test': 1 });
+  });
+
+  it('deleteRequest and dead-lettering of a locked request free the host slot', async () => {
+    world = createWorld(backend, 'polite-delete');
+    const w = await world.client('w', { politeness: { maxConcurrencyPerHost: 1 } });
+    await w.batchAddRequests([hreq('a.test', 1), hreq('a.test', 2), hreq('a.test', 3), hreq('b.test', 1), hreq('b.test', 2)]);
+    expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['a.test/1', 'b.test/1']);
+    await w.deleteRequest(id('a.test', 1));
+    // b.test/1's data becomes unreadable while it is locked: getRequest dead-letters it.
+    await world.redis.hset(world.admin().keys.data, id('b.test', 1), '{"url":');
+    const fresh = await world.client('w2', { politeness: { maxConcurrencyPerHost: 1 } });
+    expect(await fresh.getRequest(id('b.test', 1))).toBeUndefined();
+    expect((await w.politenessStats()).inFlight).toEqual({});
+    expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['a.test/2', 'b.test/2']);
+  });
+});
+
+describe('politeness: other ways in and out', () => {
+  it('start-URL feed items go to their hosts\' queues (unreadable ones to the dead letters)', async () => {
+    world = createWorld(backend, 'polite-feed');
+    const feedKey = `${world.keyPrefix}-feed`;
+    await world.redis.rpush(feedKey, 'http://a.test/1', 'http://a.test/2', 'not a url', 'http://b.test/1');
+    const w = await world.client('w', { politeness: { minDelaySecs: 60 }, startUrls: { key: feedKey, format: 'crawlee' } });
+    expect(hp((await w.listAndLockHead(LOCK)).items).sort()).toEqual(['a.test/1', 'b.test/1']);
+    expect((await w.listAndLockHead(LOCK)).items).toEqual([]);
+    expect(await world.redis.zcard(politeKeys(world).hq('a.test'))).toBe(1);
+    expect(await world.admin().listDeadLetters()).toHaveLength(1);
+    await world.redis.del(feedKey);
+  });
+
+  it('a prolong with forefront moves the request to the head of its host for when its lock expires', async () => {
+    world = createWorld(backend, 'polite-prolong-ff');
+    const w = await world.client('w', { politeness: { maxConcurrencyPerHost: 2 }, maxStalls: 0 });
+    await w.batchAddRequests([hreq('a.test', 1), hreq('a.test', 2), hreq('a.test', 3)]);
+    const { items } = await w.listAndLockHead(LOCK);
+    expect(hp(items)).toEqual(['a.test/1', 'a.test/2']);
+    await w.prolongRequestLock(items[1]!.id, { lockSecs: 10, forefront: true });
+    world.advance(100_000); // both locks expire and return: a.test/2 now at the head, then a.test/1
+    expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['a.test/2', 'a.test/1']);
+  });
+});
+
+it('a feed item whose host key fails becomes a dead letter and the feed goes on', async () => {
+  world = createWorld(backend, 'polite-feed-hostkey');
+  const feedKey = `${world.keyPrefix}-feed`;
+  await world.redis.rpush(feedKey, 'http://bad.test/1', 'http://a.test/1');
+  const hostKey = (url: string) => (url.includes('bad') ? '' : new URL(url).hostname);
+  const w = await world.client('w', { politeness: { hostKey }, startUrls: { key: feedKey, format: 'crawlee' } });
+  expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['a.test/1']);
+  const letters = await world.admin().listDeadLetters();
+  expect(letters).toHaveLength(1);
+  expect(letters[0]!.reason).toMatch(/hostKey must return a non-empty string/);
+  expect(await world.redis.llen(feedKey)).toBe(0);
 });

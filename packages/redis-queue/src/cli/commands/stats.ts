@@ -1,10 +1,17 @@
 import type { RedisQueueAdmin } from '../../admin/redis-queue-admin.js';
 import { defineCliCommand } from '../define-command.js';
 import { formatBytes, keyValues } from '../format.js';
+import type { PolitenessStats } from '../../politeness/politeness-stats.js';
 
 /** Everything `stats` and `watch` show about a queue, read in one go. */
 export async function queueSnapshot(admin: RedisQueueAdmin) {
-  const [queue, crawl, memory, workers] = await Promise.all([admin.stats(), admin.crawlStats(), admin.memoryUsage(), admin.workers()]);
+  const [queue, crawl, memory, workers, politeness] = await Promise.all([
+    admin.stats(),
+    admin.crawlStats(),
+    admin.memoryUsage(),
+    admin.workers(),
+    admin.politenessStats({ top: 5 }),
+  ]);
   return {
     ...queue,
     crawl,
@@ -16,7 +23,19 @@ export async function queueSnapshot(admin: RedisQueueAdmin) {
     },
     rate: workers.filter((w) => w.state === 'alive').reduce((sum, w) => sum + w.rate, 0),
     workerList: workers,
+    politeness,
   };
+}
+
+/** The `politeness` line of `stats`: the settings, hosts waiting, the longest wait, delayed retries, busiest hosts.
+ * @param p - the queue's politeness stats */
+export function politenessLine(p: PolitenessStats): string {
+  const limit = p.maxConcurrencyPerHost === 0 ? 'no limit per host' : `at most ${p.maxConcurrencyPerHost} per host`;
+  const busiest = Object.entries(p.inFlight).map(([host, n]) => `${host} ${n}`).join(', ');
+  return (
+    `min delay ${p.minDelaySecs} s, ${limit}; ${p.hosts.toLocaleString('en-US')} hosts with requests, ${p.hostsWaiting.toLocaleString('en-US')} waiting, ` +
+    `longest wait ${p.longestWaitSecs.toFixed(1)} s, ${p.delayed.toLocaleString('en-US')} retries delayed${busiest ? `; in flight: ${busiest}` : ''}`
+  );
 }
 
 /** `crawlee-redis stats <queue>`: counters, crawl-wide worker counters, dedup hits, memory. */
@@ -44,6 +63,7 @@ export const statsCommand = defineCliCommand(
         ['workers', `${s.workers.alive} alive, ${s.workers.stopped} stopped, ${s.workers.dead} dead`],
         ['rate', `${s.rate.toFixed(1)} req/s`],
         ['queue memory', formatBytes(s.queueBytes)],
+        ...(s.politeness.enabled ? [['politeness', politenessLine(s.politeness)] as [string, string]] : []),
       ]),
     );
     void workerList;

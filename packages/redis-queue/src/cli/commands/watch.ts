@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { defineCliCommand } from '../define-command.js';
 import { CliUsageError } from '../errors/cli-usage-error.js';
 import { formatBytes, formatCount } from '../format.js';
-import { queueSnapshot } from './stats.js';
+import { politenessLine, queueSnapshot } from './stats.js';
 import { workerTable } from './workers.js';
 
 /** Cursor home + clear screen: the next frame replaces the last one on a terminal. */
@@ -47,6 +47,7 @@ export const watchCommand = defineCliCommand(
             `handled ${formatCount(s.handled)} / ${formatCount(s.total)} (${done})  pending ${formatCount(s.pending)}  locked ${formatCount(s.locked)}  dead letters ${formatCount(s.deadLetters)}`,
             `rate ${queueRate === undefined ? '-' : queueRate.toFixed(1)} req/s (workers report ${s.rate.toFixed(1)})  failed ${formatCount(s.crawl.failed)}  retried ${formatCount(s.crawl.retried)}  memory ${formatBytes(s.queueBytes)}`,
             `workers: ${s.workers.alive} alive, ${s.workers.stopped} stopped, ${s.workers.dead} dead`,
+            ...(s.politeness.enabled ? [`politeness: ${politenessLine(s.politeness)}`] : []),
             '',
             workerList.length > 0 ? workerTable(workerList, at) : '(no worker has published stats yet)',
           ];

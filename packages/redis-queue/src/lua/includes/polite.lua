@@ -77,7 +77,7 @@ local function politeEndLock(id, now, minDelay)
 end
 
 -- Releases the polite lock of request `id` (the caller checked the owner): back to its host's queue, or to the
--- delayed set for `delayMs` (a retry's not-before), at the order `order` (nil: the one kept with the lock).
+-- delayed set for `delayMs` (a retry's not-before), at the order `order` (nil: its current queue order).
 -- Returns true when `id` held a polite lock (else the caller's unpolite release applies).
 local function politeReleaseLock(id, now, delayMs, order)
   local minDelay, maxConc = politeConfig()
@@ -86,8 +86,10 @@ local function politeReleaseLock(id, now, delayMs, order)
   if not host then return false end
   redis.call('ZREM', KEYS[5], id)
   redis.call('HDEL', KEYS[6], id)
-  order = order or keptOrder
-  if not redis.call('ZSCORE', KEYS[3], id) then
+  -- The queue's current order wins over the one kept with the lock: a prolong with forefront moved it to the head.
+  local pendingOrder = redis.call('ZSCORE', KEYS[3], id)
+  order = order or pendingOrder or keptOrder
+  if not pendingOrder then
     politeSchedule(host, maxConc)
   elseif delayMs > 0 then
     redis.call('ZADD', P_DELAYED, now + delayMs, id)
