@@ -40,9 +40,6 @@ export interface CrawlerSetup {
 /** A promise that never settles: what a handler awaits while its process shuts down. */
 const NEVER = new Promise<never>(() => undefined);
 
-/** Seconds between two head queries of an idle worker of a polite queue (see the crawler options below). */
-const POLITE_POLL_SECS = 0.1;
-
 /** How often an over-budget handler checks whether the within-budget requests have been marked, in milliseconds. */
 const BUDGET_DRAIN_POLL_MS = 25;
 
@@ -121,10 +118,6 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
       navigationTimeoutSecs: Math.max(2, Math.floor(setup.lockSecs * 0.4)),
       maxRequestRetries: 2,
       useSessionPool: false,
-      // With politeness the queue hands out nothing while every host with work waits; Crawlee's pool then asks again
-      // only every maybeRunIntervalSecs (0.5 s by default), which would add up to half a second to every host delay.
-      // One head query per 0.1 s per idle worker is cheap (one script call) and keeps the fleet close to the bound.
-      ...(hostBackoff === undefined ? {} : { autoscaledPoolOptions: { maybeRunIntervalSecs: POLITE_POLL_SECS } }),
       // Before Crawlee parses the body (and before it throws on a 503): a 429/503 backs the host off for the whole
       // fleet and retries the request once the host is allowed again (see HostBackoff).
       postNavigationHooks: hostBackoff === undefined
