@@ -16,6 +16,12 @@ export const DEDUP_MODES: readonly DedupMode[] = ['bloom', 'set', 'none'];
 export type ResultsMode = 'files' | 'redis';
 export const RESULTS_MODES: readonly ResultsMode[] = ['files', 'redis'];
 
+/** Which links of a page a worker follows, by Crawlee's `EnqueueStrategy` names. `same-hostname` (the default) stays
+ * on the start URL's host; `all` follows every http(s) link (a site spread over several hosts, or the politeness
+ * tests' loopback hosts). */
+export type EnqueueStrategyName = 'same-hostname' | 'same-domain' | 'same-origin' | 'all';
+export const ENQUEUE_STRATEGIES: readonly EnqueueStrategyName[] = ['same-hostname', 'same-domain', 'same-origin', 'all'];
+
 /**
  * The PostgreSQL documentation folder of the Debian package `postgresql-doc-15`; the environment variable
  * `POSTGRES_DOCS_DIR` points elsewhere (another version, a copy).
@@ -71,6 +77,12 @@ export interface RunOptions {
   keepKeys: boolean;
   /** Crawlee log level of the worker processes. */
   verbose: boolean;
+  /** Which links a worker follows (`--enqueue-strategy`). */
+  enqueueStrategy: EnqueueStrategyName;
+  /** `--host-delay-secs`: the fleet's minimum gap between two requests to one host, in seconds (unset: no delay). */
+  hostDelaySecs?: number;
+  /** `--max-per-host`: most requests of one host in flight across the fleet (unset: unlimited). */
+  maxPerHost?: number;
 }
 
 /** Raw strings as commander hands them over. */
@@ -95,6 +107,9 @@ export interface RawOptions {
   memory?: boolean;
   keepKeys?: boolean;
   verbose?: boolean;
+  enqueueStrategy?: string;
+  hostDelaySecs?: string;
+  maxPerHost?: string;
 }
 
 /** The directory the user ran the command in (`npm start` runs the script inside the workspace folder). */
@@ -125,9 +140,23 @@ export const OPTION_RANGES = {
   '--concurrency': { min: 1, max: 1000, hint: 'More concurrent requests per worker only queue up in one Node.js event loop; start more workers.' },
   '--lock-secs': { min: 6, max: 86_400, hint: 'A killed worker\'s requests come back only after up to twice the lock time.' },
   '--progress-secs': { min: 1, max: 3600, hint: '' },
+  // The queue's own ranges of politeness.minDelaySecs and politeness.maxConcurrencyPerHost.
+  '--host-delay-secs': { min: 0, max: 86_400, hint: 'Seconds, fractions allowed (0.25); 0 means no delay between requests to one host.' },
+  '--max-per-host': { min: 1, max: 10_000, hint: 'The fleet-wide limit of requests in flight to one host.' },
 } as const;
 
 type NumericOption = keyof typeof OPTION_RANGES;
+
+/** A number of seconds with up to 3 decimals (milliseconds) inside the option's range. */
+function seconds(name: NumericOption, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const { min, max, hint } = OPTION_RANGES[name];
+  const n = Number(value);
+  if (!/^\s*\d+(\.\d{1,3})?\s*$/.test(value) || !Number.isFinite(n) || n < min || n > max) {
+    throw new OptionRangeError(name, value, min, max, hint, true);
+  }
+  return n;
+}
 
 function integer(name: NumericOption, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -233,6 +262,16 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
   }
 
   const lockSecs = integer('--lock-secs', raw.lockSecs) ?? 30;
+  const enqueueStrategy = (raw.enqueueStrategy ?? 'same-hostname') as EnqueueStrategyName;
+  if (!ENQUEUE_STRATEGIES.includes(enqueueStrategy)) {
+    throw new UsageError(`--enqueue-strategy must be one of ${ENQUEUE_STRATEGIES.join(', ')}, got "${raw.enqueueStrategy}".`);
+  }
+  const hostDelaySecs = seconds('--host-delay-secs', raw.hostDelaySecs);
+  const maxPerHost = integer('--max-per-host', raw.maxPerHost);
+  // Politeness lives in the shared queue's Lua scripts; the one-process fallback has no such queue.
+  if (raw.memory === true && (hostDelaySecs !== undefined || maxPerHost !== undefined)) {
+    throw new UsageError('--host-delay-secs and --max-per-host are enforced by the Redis queue; they cannot run with --memory (use Crawlee\'s sameDomainDelaySecs there).');
+  }
   const runQueueName = queueName ?? uniqueQueueName();
   const docsMissing = raw.demo !== true && site === undefined && startUrl === undefined && !join && !existsSync(POSTGRES_DOCS_DIR);
   const options: RunOptions = {
@@ -254,7 +293,10 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
     memory: raw.memory === true,
     keepKeys: raw.keepKeys === true,
     verbose: raw.verbose === true,
+    enqueueStrategy,
   };
+  if (hostDelaySecs !== undefined) options.hostDelaySecs = hostDelaySecs;
+  if (maxPerHost !== undefined) options.maxPerHost = maxPerHost;
   if (site !== undefined) options.site = site;
   else if (startUrl !== undefined) options.startUrl = startUrl;
   else if (!options.demo && !join) options.site = POSTGRES_DOCS_DIR;

@@ -10,6 +10,7 @@ import { installLogFilter } from './log-filter.js';
 import { CoordinatorWatch } from './worker/coordinator-watch.js';
 import { createCrawler, processLocalConfiguration } from './worker/create-crawler.js';
 import { countOffers } from './worker/count-offers.js';
+import { HostBackoff } from './worker/host-backoff.js';
 import { isConnectionFailure } from './worker/connection-failure.js';
 import { openSharedQueue } from './worker/open-queue.js';
 import { RedisRunCounters } from './worker/run-counters.js';
@@ -56,9 +57,18 @@ async function main(): Promise<void> {
     queueName: config.queueName,
     dedup: config.dedup,
     dedupKey: config.dedupKey,
+    ...(config.politeness !== undefined ? { politeness: config.politeness } : {}),
   });
   const counters = new RedisRunCounters(redis, config.countersKey);
   countOffers(queue, counters);
+  // A queue created without politeness (an older run) has no host schedule to push: no fleet back-off there.
+  const hostBackoff =
+    config.politeness === undefined
+      ? undefined
+      : new HostBackoff(queue, async (host, secs, why) => {
+          log.warning(`${config.worker}: backing off ${host} for ${secs.toFixed(1)} s across the fleet (${why})`);
+          await counters.add('hostBackoffs', 1, config.worker);
+        });
   const crawler = createCrawler(
     {
       worker: config.worker,
@@ -68,6 +78,8 @@ async function main(): Promise<void> {
       ...(config.results === 'redis' ? { resultsDataset: config.queueName } : {}),
       concurrency: config.concurrency,
       lockSecs: config.lockSecs,
+      enqueueStrategy: config.enqueueStrategy,
+      ...(hostBackoff !== undefined ? { hostBackoff } : {}),
       ...(config.maxRequests !== undefined ? { maxRequests: config.maxRequests } : {}),
       // A request whose fetch failed because the coordinator (and the site it served) died is neither retried nor
       // marked failed: the handler waits while the worker hands its locks back and exits, and the next run takes it.

@@ -38,6 +38,17 @@ describe('resolveOptions', () => {
     }
   });
 
+  it('politeness: --host-delay-secs takes fractions of a second, --max-per-host a whole number; unset by default', () => {
+    expect(resolveOptions({ demo: true, hostDelaySecs: '0.25', maxPerHost: '2', enqueueStrategy: 'all' }, {})).toMatchObject({
+      hostDelaySecs: 0.25,
+      maxPerHost: 2,
+      enqueueStrategy: 'all',
+    });
+    const defaults = resolveOptions({ demo: true }, {});
+    expect(defaults.enqueueStrategy).toBe('same-hostname');
+    expect('hostDelaySecs' in defaults || 'maxPerHost' in defaults).toBe(false);
+  });
+
   it('the default --output is per queue, so two runs from one folder never share it', () => {
     const a = resolveOptions({ demo: true }, {});
     const b = resolveOptions({ demo: true }, {});
@@ -79,6 +90,16 @@ describe('resolveOptions', () => {
     [{ killOneWorkerAfter: '99999999999999999999' }, /--kill-one-worker-after must be at most 1000000000 \(range 1-1,000,000,000\)/],
     [{ workers: '65' }, /--workers must be at most 64/],
     [{ redis: 'redis://127.0.0.1:6379/db2' }, /the path of a Redis URL is the database index/],
+    [{ hostDelaySecs: '-1' }, /--host-delay-secs must be a number of seconds \(up to 3 decimals\) >= 0 \(range 0-86,400\)/],
+    [{ hostDelaySecs: '0.0001' }, /--host-delay-secs must be a number of seconds \(up to 3 decimals\)/],
+    [{ hostDelaySecs: '1e3' }, /--host-delay-secs must be a number of seconds/],
+    [{ hostDelaySecs: '86400.5' }, /--host-delay-secs must be at most 86400.*fractions allowed/],
+    [{ maxPerHost: '0' }, /--max-per-host must be a whole number >= 1 \(range 1-10,000\)/],
+    [{ maxPerHost: '1.5' }, /--max-per-host must be a whole number >= 1/],
+    [{ maxPerHost: '10001' }, /--max-per-host must be at most 10000/],
+    [{ memory: true, hostDelaySecs: '1' }, /enforced by the Redis queue; they cannot run with --memory/],
+    [{ memory: true, maxPerHost: '2' }, /enforced by the Redis queue; they cannot run with --memory/],
+    [{ enqueueStrategy: 'everything' }, /--enqueue-strategy must be one of same-hostname, same-domain, same-origin, all, got "everything"/],
   ])('rejects %j', (raw, message) => {
     expect(() => resolveOptions(raw, {})).toThrow(UsageError);
     expect(() => resolveOptions(raw, {})).toThrow(message);

@@ -1,6 +1,6 @@
 import type { RequestQueue } from 'crawlee';
 import type { DedupStats, DedupStore } from 'crawlee-bloom-dedup';
-import type { RedisQueueAdmin } from 'crawlee-redis-queue';
+import type { PolitenessStats, RedisQueueAdmin } from 'crawlee-redis-queue';
 import type { RunCounters } from '../worker/run-counters.js';
 
 /** Queue counts as the queue itself keeps them. `locked` is null where the backend cannot tell (MemoryStorage). */
@@ -17,6 +17,8 @@ export interface FleetSnapshot {
   queue: QueueCounts;
   counters: Record<string, number>;
   store?: DedupStats;
+  /** The queue's host schedule (Redis runs): hosts with available requests, hosts waiting, the longest wait. */
+  politeness?: PolitenessStats;
 }
 
 /**
@@ -37,9 +39,14 @@ export function clampCounts(q: QueueCounts): QueueCounts {
 export type ReadSnapshot = () => Promise<FleetSnapshot>;
 
 /** Snapshot of a distributed run: queue counts from the Redis admin API, counters from the run's Redis hash. */
-export function redisSnapshot(admin: RedisQueueAdmin, counters: RunCounters, store?: DedupStore): ReadSnapshot {
+export function redisSnapshot(
+  admin: RedisQueueAdmin,
+  counters: RunCounters,
+  store?: DedupStore,
+  politeness?: () => Promise<PolitenessStats>,
+): ReadSnapshot {
   return async () => {
-    const [stats, values, storeStats] = await Promise.all([admin.stats(), counters.read(), store?.stats()]);
+    const [stats, values, storeStats, hosts] = await Promise.all([admin.stats(), counters.read(), store?.stats(), politeness?.()]);
     const snapshot: FleetSnapshot = {
       queue: clampCounts({
         total: stats.total,
@@ -51,6 +58,7 @@ export function redisSnapshot(admin: RedisQueueAdmin, counters: RunCounters, sto
       counters: values,
     };
     if (storeStats !== undefined) snapshot.store = storeStats;
+    if (hosts !== undefined) snapshot.politeness = hosts;
     return snapshot;
   };
 }

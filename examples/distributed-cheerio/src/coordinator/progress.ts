@@ -12,6 +12,8 @@ export class ProgressReporter {
   private reading = false;
   /** Progress lines in a row with no page done. */
   private stalledTicks = 0;
+  /** Most hosts waiting at once and the longest wait, over every reading (the summary prints them). */
+  readonly politenessPeak = { hostsWaiting: 0, longestWaitSecs: 0 };
 
   constructor(
     private readonly read: ReadSnapshot,
@@ -43,10 +45,16 @@ export class ProgressReporter {
       this.last = { at: now, pages };
       const q = snapshot.queue;
       const store = snapshot.store === undefined ? '' : ` (store: ${count(snapshot.store.itemsAdded, 'key')})`;
+      const p = snapshot.politeness;
+      if (p !== undefined) {
+        this.politenessPeak.hostsWaiting = Math.max(this.politenessPeak.hostsWaiting, p.hostsWaiting);
+        this.politenessPeak.longestWaitSecs = Math.max(this.politenessPeak.longestWaitSecs, p.longestWaitSecs);
+      }
+      const hosts = p === undefined ? '' : ` | hosts waiting ${p.hostsWaiting}/${p.hosts}, longest wait ${p.longestWaitSecs.toFixed(1)} s`;
       log.info(
         `progress: handled ${q.handled}/${q.total} | pending ${q.pending} | locked ${q.locked ?? 'n/a'} | ` +
           `duplicates filtered ${duplicatesFiltered(snapshot.counters)}${store} | ${rate.toFixed(1)} pages/s | ` +
-          `workers alive ${this.alive()}`,
+          `workers alive ${this.alive()}${hosts}`,
       );
       this.stalledTicks = pages === last.pages && (q.locked ?? 0) > 0 ? this.stalledTicks + 1 : 0;
       // Two quiet lines in a row: not a slow first page, but requests nobody can take until their locks expire.

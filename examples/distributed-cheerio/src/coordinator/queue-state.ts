@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RedisQueueAdmin, RedisQueueStats } from 'crawlee-redis-queue';
+import type { PolitenessStats, RedisQueueAdmin, RedisQueueStats } from 'crawlee-redis-queue';
 import type { Redis } from 'ioredis';
 
 /**
@@ -22,6 +22,8 @@ export interface QueueState {
   site: SeededSite | undefined;
   /** Producer leases alive now: a seeding run still adding (its workers will not finish, nor will a --join's). */
   producers: number;
+  /** The queue's politeness: whether it was created with it, its limits (see queue-politeness.ts). */
+  politeness: PolitenessStats;
 }
 
 /** @returns the Redis key of the seeding record of a queue (hash tag `hashTag`) */
@@ -31,12 +33,17 @@ export function seededSiteKey(hashTag: string): string {
 
 /** Reads the queue's counters and seeding record (reads only: nothing is created). */
 export async function readQueueState(redis: Redis, admin: RedisQueueAdmin, hashTag: string): Promise<QueueState> {
-  const [stats, raw, leases] = await Promise.all([admin.stats(), redis.hgetall(seededSiteKey(hashTag)), admin.producerLeases()]);
+  const [stats, raw, leases, politeness] = await Promise.all([
+    admin.stats(),
+    redis.hgetall(seededSiteKey(hashTag)),
+    admin.producerLeases(),
+    admin.politenessStats({ top: 1 }),
+  ]);
   const site =
     typeof raw.source === 'string' && typeof raw.incarnation === 'string'
       ? { source: raw.source, origin: raw.origin ?? '', incarnation: raw.incarnation }
       : undefined;
-  return { stats, site, producers: leases.length };
+  return { stats, site, producers: leases.length, politeness };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { RunOptions } from '../options.js';
 import { countOffers } from '../worker/count-offers.js';
 import { openSharedQueue } from '../worker/open-queue.js';
 import { RedisRunCounters } from '../worker/run-counters.js';
+import type { FleetPoliteness } from '../worker/politeness.js';
 import { runKeys } from '../worker/worker-config.js';
 import { redisSnapshot } from './fleet-snapshot.js';
 import { explainLockWait } from './lock-wait.js';
@@ -36,8 +37,10 @@ export async function runDistributed(input: {
   redisUrl: string;
   queueName: string;
   site: SiteSource;
+  /** The politeness of the queue (see queue-politeness.ts); undefined for an existing queue created without it. */
+  politeness: FleetPoliteness | undefined;
 }): Promise<RunSummary> {
-  const { options, site, queueName } = input;
+  const { options, site, queueName, politeness } = input;
   const shownUrl = maskUrl(input.redisUrl);
   const redis = new Redis(input.redisUrl, { maxRetriesPerRequest: 20 });
   const keys = runKeys(options.keyPrefix, queueName);
@@ -49,10 +52,11 @@ export async function runDistributed(input: {
     dedup: options.dedup,
     dedupKey: keys.dedupKey,
     lockSecs: options.lockSecs,
+    ...(politeness !== undefined ? { politeness } : {}),
   });
   const counters = new RedisRunCounters(redis, keys.countersKey);
   countOffers(queue, counters);
-  const read = redisSnapshot(admin, counters, store);
+  const read = redisSnapshot(admin, counters, store, politeness === undefined ? undefined : () => queue.politenessStats());
   // --results redis: every worker pushes its records into the Redis dataset named after the queue.
   const results = options.results === 'redis' ? new ResultsDataset(redis, options.keyPrefix, queueName) : undefined;
 
@@ -72,6 +76,10 @@ export async function runDistributed(input: {
     await redis.hdel(keys.countersKey, 'budget', 'overBudget');
     // Seeded through the same wrappers as every link, so the start page gets a fingerprint and a dedup key too.
     const before = await admin.stats();
+    // The start-URL check (check-start-url.ts) was a request to that host too: the fleet's first one keeps the gap.
+    if (options.startUrl !== undefined && politeness !== undefined && politeness.minDelaySecs > 0) {
+      await queue.backOffHost(queue.hostKeyOf(site.startUrl), politeness.minDelaySecs);
+    }
     await queue.addRequests([{ url: site.startUrl }]);
     if (before.total === 0) log.info(`queue "${queueName}" on ${shownUrl} seeded with ${maskUrl(site.startUrl)}`);
     else log.info(`resuming queue "${queueName}" on ${shownUrl}: ${before.handled} handled, ${before.pending} pending`);
@@ -95,6 +103,8 @@ export async function runDistributed(input: {
       lockSecs: options.lockSecs,
       verbose: options.verbose,
       results: options.results,
+      enqueueStrategy: options.enqueueStrategy,
+      ...(politeness !== undefined ? { politeness } : {}),
       ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
       ...(servedOrigin !== '' ? { servedOrigin, servedByCoordinator: site.server !== null } : {}),
     },
@@ -188,6 +198,9 @@ export async function runDistributed(input: {
     output: options.output,
     interrupted,
     keyPrefix: options.keyPrefix,
+    ...(politeness !== undefined
+      ? { politeness: { hostDelaySecs: politeness.minDelaySecs, maxPerHost: politeness.maxConcurrencyPerHost ?? null, ...progress.politenessPeak } }
+      : {}),
     ...(results ? { results: { dataset: queueName, keyPrefix: options.keyPrefix, kept: !removeRun } } : {}),
   });
 

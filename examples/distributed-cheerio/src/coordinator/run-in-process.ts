@@ -37,6 +37,7 @@ export async function runInProcess(input: {
       recordsFile,
       concurrency: options.workers * options.concurrency,
       lockSecs: options.lockSecs,
+      enqueueStrategy: options.enqueueStrategy,
       ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
     },
     config,

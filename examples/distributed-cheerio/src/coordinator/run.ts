@@ -10,8 +10,10 @@ import { ResultsDatasetInUseError } from '../errors/results-dataset-in-use-error
 import { ServedSiteMismatchError } from '../errors/served-site-mismatch-error.js';
 import { maskUrl } from '../mask-credentials.js';
 import type { RunOptions } from '../options.js';
+import type { FleetPoliteness } from '../worker/politeness.js';
 import { runKeys } from '../worker/worker-config.js';
 import { checkStartUrl } from './check-start-url.js';
+import { politenessForQueue } from './queue-politeness.js';
 import { chooseStorage } from './choose-storage.js';
 import { isFinished, readQueueState, type QueueState } from './queue-state.js';
 import { ResultsDataset } from './results-dataset.js';
@@ -64,8 +66,12 @@ export async function runCrawl(options: RunOptions): Promise<RunSummary> {
     if (storage.kind === 'redis-started-for-run') await storage.server.stop();
   };
   let state: QueueState | undefined;
+  let politeness: FleetPoliteness | undefined;
   try {
-    if (storage.kind !== 'memory-one-process') state = await inspectQueue(options, storage.url);
+    if (storage.kind !== 'memory-one-process') {
+      state = await inspectQueue(options, storage.url);
+      politeness = politenessForQueue(options, state.politeness, state.stats.total > 0 || state.producers > 0);
+    }
     if (options.startUrl !== undefined) await checkStartUrl(options.startUrl);
   } catch (error) {
     await stopServer();
@@ -88,7 +94,14 @@ export async function runCrawl(options: RunOptions): Promise<RunSummary> {
     const summary =
       storage.kind === 'memory-one-process'
         ? await runInProcess({ options, queueName, site, runDir })
-        : await runDistributed({ options, mode: storage.kind, redisUrl: storage.url, queueName, site });
+        : await runDistributed({
+            options,
+            mode: storage.kind,
+            redisUrl: storage.url,
+            queueName,
+            site,
+            politeness,
+          });
     printSummary(summary);
     if (options.summaryJson !== undefined) writeSummaryJson(options.summaryJson, summary);
     return summary;

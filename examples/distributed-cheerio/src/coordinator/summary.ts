@@ -72,6 +72,16 @@ export interface RunSummary {
    * record count (duplicates included), and whether it was kept (a named or interrupted queue, `--keep-keys`) or
    * removed with the finished per-run queue; `null` with `--results files`. */
   resultsDataset: { name: string; records: number; kept: boolean; exportCommand: string | null } | null;
+  /** Fleet politeness (Redis runs; null for the one-process fallback): the limits, the most hosts waiting at once
+   * and the longest wait seen by the progress readings, 429/503 answers, and hosts backed off. */
+  politeness: {
+    hostDelaySecs: number;
+    maxPerHost: number | null;
+    hostsWaitingPeak: number;
+    longestWaitSecsPeak: number;
+    throttled: number;
+    hostBackoffs: number;
+  } | null;
 }
 
 export interface SummaryInput {
@@ -98,6 +108,8 @@ export interface SummaryInput {
   interrupted?: NodeJS.Signals | null;
   /** The key prefix of the queue (Redis runs), for the commands the summary prints. */
   keyPrefix?: string;
+  /** Redis runs: the politeness limits and the peaks the progress readings saw. */
+  politeness?: { hostDelaySecs: number; maxPerHost: number | null; hostsWaiting: number; longestWaitSecs: number };
 }
 
 /** Builds the summary from what the run measured. */
@@ -206,6 +218,17 @@ export function buildSummary(input: SummaryInput): RunSummary {
                 })
               : null,
           },
+    politeness:
+      input.politeness === undefined
+        ? null
+        : {
+            hostDelaySecs: input.politeness.hostDelaySecs,
+            maxPerHost: input.politeness.maxPerHost,
+            hostsWaitingPeak: input.politeness.hostsWaiting,
+            longestWaitSecsPeak: Math.round(input.politeness.longestWaitSecs * 10) / 10,
+            throttled: c.throttled ?? 0,
+            hostBackoffs: c.hostBackoffs ?? 0,
+          },
   };
 }
 
@@ -253,6 +276,14 @@ export function printSummary(s: RunSummary): void {
         ? `${s.retries.refused} of them refused: the site did not listen at that moment`
         : "see the workers' warnings above for each cause";
     log.info(`  retries                 ${s.retries.count} failed attempt(s) retried (${cause})`);
+  }
+  if (s.politeness !== null) {
+    const p = s.politeness;
+    log.info(
+      `  politeness              host delay ${p.hostDelaySecs} s, ${p.maxPerHost === null ? 'no limit' : `at most ${p.maxPerHost}`} per host; ` +
+        `up to ${count(p.hostsWaitingPeak, 'host')} waiting, longest wait ${p.longestWaitSecsPeak.toFixed(1)} s; ` +
+        `${count(p.throttled, 'throttling answer')} (429/503), ${count(p.hostBackoffs, 'host back-off')}`,
+    );
   }
   if (s.stoppedByMaxRequests) log.info('  stopped at --max-requests; the rest of the queue was not crawled');
   const why = [

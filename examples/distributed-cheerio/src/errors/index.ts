@@ -13,3 +13,4 @@ export { StartUrlUnreachableError } from './start-url-unreachable-error.js';
 export { ServedSiteMismatchError } from './served-site-mismatch-error.js';
 export { ServedPortInUseError } from './served-port-in-use-error.js';
 export { ResultsDatasetInUseError } from './results-dataset-in-use-error.js';
+export { PolitenessFlagsMismatchError } from './politeness-flags-mismatch-error.js';

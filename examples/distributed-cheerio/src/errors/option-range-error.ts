@@ -11,6 +11,7 @@ export class OptionRangeError extends UsageError {
    * @param min - smallest accepted value
    * @param max - largest accepted value
    * @param hint - why the bound is there / what to do instead
+   * @param fractions - the option takes seconds with up to 3 decimals, not only whole numbers
    */
   constructor(
     readonly option: string,
@@ -18,13 +19,15 @@ export class OptionRangeError extends UsageError {
     readonly min: number,
     readonly max: number,
     hint = '',
+    fractions = false,
   ) {
     const range = `range ${min}-${max.toLocaleString('en-US')}`;
-    const tooBig = /^\s*\d+\s*$/.test(value) && Number(value) > max;
+    const tooBig = (fractions ? /^\s*\d+(\.\d+)?\s*$/ : /^\s*\d+\s*$/).test(value) && Number(value) > max;
+    const kind = fractions ? 'a number of seconds (up to 3 decimals)' : 'a whole number';
     super(
       tooBig
         ? `${option} must be at most ${max} (${range}), got "${value}".${hint === '' ? '' : ` ${hint}`}`
-        : `${option} must be a whole number >= ${min} (${range}), got "${value}".`,
+        : `${option} must be ${kind} >= ${min} (${range}), got "${value}".`,
     );
   }
 }

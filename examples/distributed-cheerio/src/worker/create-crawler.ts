@@ -6,7 +6,10 @@ import { fingerprintTransform } from 'crawlee-scrapy-fingerprint';
 import type { Redis } from 'ioredis';
 import { stripTrackingParameters } from '../demo-site/tracking.js';
 import { maskUrl } from '../mask-credentials.js';
+import { HostThrottledError } from '../errors/host-throttled-error.js';
+import type { EnqueueStrategyName } from '../options.js';
 import { isConnectionRefused } from './connection-failure.js';
+import type { HostBackoff } from './host-backoff.js';
 import type { PageRecord } from './page-record.js';
 import type { RunCounters } from './run-counters.js';
 
@@ -22,6 +25,11 @@ export interface CrawlerSetup {
   concurrency: number;
   lockSecs: number;
   maxRequests?: number;
+  /** Which links to follow (Crawlee's `EnqueueStrategy` names); default `same-hostname`. */
+  enqueueStrategy?: EnqueueStrategyName;
+  /** Fleet-wide back-off of a host on 429/503 + `Retry-After` and on runs of errors (Redis runs; the one-process
+   * fallback has no shared host schedule). */
+  hostBackoff?: HostBackoff;
   /**
    * Asked before a failed request is retried or marked failed; true means "leave it alone": the handler never
    * returns and the worker process exits, handing its lock back (the coordinator died and took the site with it).
@@ -66,7 +74,8 @@ function recordUrl(url: string): string {
  * tracking parameters), and records each page to the dataset and to the worker's JSON Lines file.
  */
 export function createCrawler(setup: CrawlerSetup, config: Configuration): CheerioCrawler {
-  const { worker, counters, recordsFile } = setup;
+  const { worker, counters, recordsFile, hostBackoff } = setup;
+  const strategy = setup.enqueueStrategy ?? 'same-hostname';
   // enqueueLinks builds Request objects (with Crawlee's own uniqueKey) before they reach the queue's add methods;
   // setting the fingerprint here, on the request options, is what makes enqueueLinks dedup on it.
   // Crawlee runs the transform before its same-hostname filter, so mailto: and javascript: links arrive here too;
@@ -109,6 +118,15 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
       navigationTimeoutSecs: Math.max(2, Math.floor(setup.lockSecs * 0.4)),
       maxRequestRetries: 2,
       useSessionPool: false,
+      // Before Crawlee parses the body (and before it throws on a 503): a 429/503 backs the host off for the whole
+      // fleet and retries the request once the host is allowed again (see HostBackoff).
+      postNavigationHooks: hostBackoff === undefined
+        ? []
+        : [
+            async ({ request, response }) => {
+              await hostBackoff.checkResponse(request.url, response?.statusCode, response?.headers['retry-after'], request.retryCount);
+            },
+          ],
       async requestHandler({ request, response, $, enqueueLinks, pushData }) {
         if (!(await counters.claimPage(setup.maxRequests))) {
           await counters.add('overBudget', 1);
@@ -119,7 +137,8 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
           await counters.add('httpErrors', 1, worker);
           return;
         }
-        await enqueueLinks({ strategy: 'same-hostname', transformRequestFunction });
+        hostBackoff?.noteSuccess(request.url);
+        await enqueueLinks({ strategy, transformRequestFunction });
         const record: PageRecord = {
           url: maskUrl(recordUrl(request.loadedUrl ?? request.url)),
           title: $('title').first().text().trim(),
@@ -141,6 +160,13 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
         // process exits) stays untouched too: its lock is handed back, the resume takes it.
         if (budgetSpent) return hold();
         if (await setup.holdBack?.(request.url, error)) return NEVER;
+        if (error instanceof HostThrottledError) {
+          // Expected and handled (the host is backed off fleet-wide); not a failed attempt of the page.
+          await counters.add('throttled', 1, worker);
+          await counters.noteRetry(recordUrl(request.url));
+          return;
+        }
+        await hostBackoff?.noteError(request.url);
         // Called before each retry: a re-fetch that is not caused by a killed worker shows up here.
         log.warning(`${worker}: ${maskUrl(request.url)} failed (${error.message}); retrying`);
         await counters.add('retries', 1, worker);
@@ -151,6 +177,7 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
         // Crawlee marks the request handled right after this handler returns: never for a coordinator that vanished.
         if (budgetSpent) return hold();
         if (await setup.holdBack?.(request.url, error)) return NEVER;
+        await hostBackoff?.noteError(request.url);
         log.warning(`${worker}: giving up on ${maskUrl(request.url)}: ${error.message}`);
         await counters.add('failed', 1, worker);
         if (isConnectionRefused(error)) await counters.add('refused', 1, worker);

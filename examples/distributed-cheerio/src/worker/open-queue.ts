@@ -11,6 +11,7 @@ import { withScrapyFingerprint } from 'crawlee-scrapy-fingerprint';
 import type { Redis } from 'ioredis';
 import type { DedupMode } from '../options.js';
 import { MemorySetDedupStore } from './memory-set-dedup-store.js';
+import type { FleetPoliteness } from './politeness.js';
 import { BLOOM_CAPACITY, BLOOM_ERROR_RATE } from './worker-config.js';
 
 /**
@@ -37,12 +38,22 @@ export async function openSharedQueue(options: {
   dedup: DedupMode;
   dedupKey: string;
   lockSecs: number;
+  /** Fleet politeness (every process of a run passes the same); unset: none (a queue created without it). */
+  politeness?: FleetPoliteness;
   config?: Configuration;
 }): Promise<ComposedQueue<RedisRequestQueue>> {
-  const { redis, keyPrefix, queueName, dedup, dedupKey, lockSecs, config } = options;
+  const { redis, keyPrefix, queueName, dedup, dedupKey, lockSecs, politeness, config } = options;
   // Worker stats every 2 s (default 15): `crawlee-redis workers`, `watch` and the dashboard follow a short demo
   // crawl closely; one small script call per interval per worker.
-  const storageClient = new RedisStorageClient({ redis, keyPrefix, fastProlong: true, workerStats: { intervalSecs: 2 } });
+  // Politeness is a setting of the storage client (openRedisRequestQueue's own `politeness` applies only to a client
+  // it creates itself).
+  const storageClient = new RedisStorageClient({
+    redis,
+    keyPrefix,
+    fastProlong: true,
+    workerStats: { intervalSecs: 2 },
+    ...(politeness !== undefined ? { politeness } : {}),
+  });
   const queue = await openRedisRequestQueue(queueName, { storageClient, lockSecs, ...(config ? { config } : {}) });
   withScrapyFingerprint(queue);
   if (dedup === 'none') return { queue, storageClient };

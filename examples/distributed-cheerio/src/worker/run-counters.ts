@@ -10,7 +10,9 @@ export type CounterName =
   | 'retries' // failed attempts that were retried (a time-out, a refused or cut connection, ...)
   | 'refusedRetries' // of those, attempts whose connection was refused
   | 'refused' // of the failed requests, those whose last attempt was refused
-  | 'overBudget'; // requests skipped because --max-requests was reached
+  | 'overBudget' // requests skipped because --max-requests was reached
+  | 'throttled' // answers 429/503 (the host was backed off for the whole fleet, the request retried)
+  | 'hostBackoffs'; // hosts backed off by this fleet (Retry-After, or a run of errors)
 
 /**
  * The fleet's shared tallies. In a distributed run they live in one Redis hash (HINCRBY from every worker, so the

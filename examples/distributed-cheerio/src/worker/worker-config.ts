@@ -1,4 +1,5 @@
-import type { DedupMode, ResultsMode } from '../options.js';
+import type { DedupMode, EnqueueStrategyName, ResultsMode } from '../options.js';
+import type { FleetPoliteness } from './politeness.js';
 
 /** Everything a worker process needs, passed from the coordinator as JSON in an environment variable (not argv:
  * `ps` shows every user the arguments, while the environment is readable only by the same user). */
@@ -21,6 +22,11 @@ export interface WorkerConfig {
   lockSecs: number;
   maxRequests?: number;
   verbose: boolean;
+  /** Which links the worker follows. */
+  enqueueStrategy: EnqueueStrategyName;
+  /** The fleet's politeness, the same in every worker (the queue enforces it in Lua; see politeness.ts); unset for
+   * a queue created without politeness by an older run. */
+  politeness?: FleetPoliteness;
   /** Origin of the site the coordinator serves (`http://127.0.0.1:<port>/`); unset for `--start-url` and `--join`. */
   servedOrigin?: string;
   /** True when this worker's own coordinator serves `servedOrigin`; false for a `--join` run, whose seeding run
