@@ -38,7 +38,8 @@ export interface OpenRedisRequestQueueOptions extends Omit<RedisStorageClientOpt
  * @param options - connection, lock time, feed
  * @returns the queue: Crawlee's `RequestQueue` with `client` typed as {@link RedisRequestQueueClient} and
  *   {@link RedisRequestQueue.releaseLocks}
- * @throws {@link InvalidOptionsError} for an empty name, `'default'`, or bad options
+ * @throws {@link InvalidOptionsError} for an empty name, `'default'`, bad options, or storage-client options
+ *   (`redis`, `keyPrefix`, `politeness`, ...) passed together with `storageClient`
  * @throws {@link RedisUnreachableError} when a connection created from a URL does not connect within
  *   `connectTimeoutSecs` (default 10 s); the connection is closed
  *
@@ -60,6 +61,17 @@ export async function openRedisRequestQueue(name: string, options: OpenRedisRequ
   lockMsOf('the lock time derived from requestHandlerTimeoutSecs (+5 s)', requestLockSecs);
   const feed =
     startUrlsKey === undefined && startUrls?.keys === undefined ? undefined : { ...startUrls, key: startUrlsKey === true ? undefined : startUrlsKey };
+  if (given) {
+    // The storage client is built already: its connection, politeness and other settings are the ones that apply.
+    // Dropping a setting silently (a politeness limit, say) would let a fleet run without it.
+    const ignored = Object.entries(clientOptions).filter(([, value]) => value !== undefined).map(([key]) => key);
+    if (ignored.length > 0) {
+      throw new InvalidOptionsError(
+        `openRedisRequestQueue: ${ignored.join(', ')} cannot be combined with storageClient (the storage client's own ` +
+          'settings apply); set them on the RedisStorageClient instead',
+      );
+    }
+  }
   const storageClient = given ?? new RedisStorageClient({ ...clientOptions, fastProlong, startUrls: feed });
   if (given && feed) log.warning('openRedisRequestQueue: startUrlsKey is ignored when a storageClient is passed; set startUrls on the storage client');
   // Constructed directly rather than through RequestQueue.open(): Crawlee's storage cache is keyed by name only, so a
