@@ -56,8 +56,11 @@ export {
   RedisDatabaseError,
   RedisTlsError,
   RedisScriptError,
+  RedisFailoverTimeoutError,
+  ReplicasNotAcknowledgedError,
   TakeoverSourceChangedError,
 } from './errors/index.js';
+export type { DurabilityOptions } from './options/durability-option.js';
 export { maskRedisUrl } from './redis/mask-redis-url.js';
 export { PACKAGE_VERSION } from './version.js';
 export {
