@@ -138,6 +138,8 @@ export class ConnectionHandle {
       return await retryThroughFailover(operation, {
         timeoutMs: this.failoverTimeoutMs,
         context: this.packageName,
+        // A connection closed on purpose (quit, disconnect) stays closed: its "Connection is closed" is final.
+        retryable: () => this.redis.status !== 'end',
         onRetry: () => {
           this.failovers++;
           // A READONLY reply means the slot map still names a demoted master; ask the cluster for the new one.

@@ -34,7 +34,8 @@ describe('retryThroughFailover', () => {
     let calls = 0;
     await expect(retryThroughFailover(() => (calls++, Promise.reject(new Error('ERR bad'))), { timeoutMs: 5000, context: 't' })).rejects.toThrow('ERR bad');
     await expect(retryThroughFailover(() => (calls++, Promise.reject(new Error('TRYAGAIN'))), { timeoutMs: 0, context: 't' })).rejects.toThrow('TRYAGAIN');
-    expect(calls).toBe(2);
+    await expect(retryThroughFailover(() => (calls++, Promise.reject(new Error('Connection is closed.'))), { timeoutMs: 5000, context: 't', retryable: () => false })).rejects.toThrow('Connection is closed.');
+    expect(calls).toBe(3);
   });
 
   it('gives up with RedisFailoverTimeoutError after the bound, also when an attempt hangs', async () => {

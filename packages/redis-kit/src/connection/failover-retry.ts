@@ -23,6 +23,8 @@ export interface FailoverRetryOptions {
   timeoutMs: number;
   /** Who asks, for the error message (e.g. `crawlee-redis-queue`). */
   context: string;
+  /** False when retrying is pointless, e.g. the connection was closed on purpose. @defaultValue always true */
+  retryable?: () => boolean;
   /** Told of each failover error before its retry (e.g. to refresh the Cluster's slot map). */
   onRetry?: (error: Error) => void;
 }
@@ -52,7 +54,7 @@ export async function retryThroughFailover<T>(operation: () => Promise<T>, optio
       return await (deadline === undefined ? operation() : raceDeadline(operation(), deadline));
     } catch (error) {
       if (error instanceof DeadlineReached) throw new RedisFailoverTimeoutError(options.context, options.timeoutMs / 1000, { cause: lastError });
-      if (options.timeoutMs <= 0 || !isFailoverError(error)) throw error;
+      if (options.timeoutMs <= 0 || !isFailoverError(error) || options.retryable?.() === false) throw error;
       lastError = error;
       deadline ??= Date.now() + options.timeoutMs;
       if (Date.now() + delayMs > deadline) {
