@@ -142,7 +142,7 @@ export class ConnectionHandle {
         retryable: () => this.redis.status !== 'end',
         onRetry: () => {
           this.failovers++;
-          // A READONLY reply means the slot map still names a demoted master; ask the cluster for the new one.
+          // A READONLY or MOVED reply means the slot map still names a demoted master; ask the cluster for the new one.
           if (isCluster(this.redis)) (this.redis as unknown as { refreshSlotsCache?: () => void }).refreshSlotsCache?.();
         },
       });

@@ -6,7 +6,7 @@ const coded = (message: string, code: string) => Object.assign(new Error(message
 
 describe('isFailoverError', () => {
   it('knows the replies and client errors of a failover, and nothing else', () => {
-    for (const message of ['CLUSTERDOWN The cluster is down', 'TRYAGAIN Multiple keys request during rehashing of slot', "READONLY You can't write against a read only replica.", 'LOADING Redis is loading the dataset in memory', 'Connection is closed.', 'Too many Cluster redirections. Last error: Error: Connection is closed.']) {
+    for (const message of ['CLUSTERDOWN The cluster is down', 'TRYAGAIN Multiple keys request during rehashing of slot', "READONLY You can't write against a read only replica.", 'LOADING Redis is loading the dataset in memory', 'Connection is closed.', 'Command aborted due to connection close', 'MOVED 4332 127.0.0.1:7001', 'Too many Cluster redirections. Last error: Error: Connection is closed.']) {
       expect(isFailoverError(new Error(message)), message).toBe(true);
     }
     expect(isFailoverError(coded('read ECONNRESET', 'ECONNRESET'))).toBe(true);

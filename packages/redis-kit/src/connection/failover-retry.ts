@@ -1,9 +1,10 @@
 import { RedisFailoverTimeoutError } from '../errors/redis-failover-timeout-error.js';
 
-/** Replies Redis gives while a master fails over or a node starts: the same command succeeds a moment later. */
-const FAILOVER_REPLY = /^(CLUSTERDOWN|TRYAGAIN|READONLY|LOADING|MASTERDOWN)\b/;
+/** Replies Redis gives while a master fails over or a node starts: the same command succeeds a moment later. A MOVED
+ * or ASK reaches us when ioredis did not follow it itself (a script resent as EVAL after NOSCRIPT, a pipeline). */
+const FAILOVER_REPLY = /^(CLUSTERDOWN|TRYAGAIN|READONLY|LOADING|MASTERDOWN|MOVED|ASK)\b/;
 /** ioredis' own errors while a node is gone or the slot map is being rebuilt. */
-const FAILOVER_CLIENT_ERROR = /^(Connection is closed|Too many Cluster redirections|Failed to refresh slots cache|None of startup nodes is available|Stream isn't writeable|Cluster isn't ready)/;
+const FAILOVER_CLIENT_ERROR = /^(Connection is closed|Command aborted due to connection close|Node is disconnected|No master node is available|Too many Cluster redirections|Failed to refresh slots cache|None of startup nodes is available|Stream isn't writeable|Cluster isn't ready)/;
 const FAILOVER_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
 
 /**
