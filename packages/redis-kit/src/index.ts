@@ -11,6 +11,8 @@ export { RedisAuthError } from './errors/redis-auth-error.js';
 export { RedisPermissionError, type PermissionDenied } from './errors/redis-permission-error.js';
 export { RedisDatabaseError } from './errors/redis-database-error.js';
 export { RedisTlsError } from './errors/redis-tls-error.js';
+export { RedisFailoverTimeoutError } from './errors/redis-failover-timeout-error.js';
+export { isFailoverError, retryThroughFailover, type FailoverRetryOptions } from './connection/failover-retry.js';
 export { classifyConnectError, permissionErrorOf } from './connection/classify-redis-error.js';
 export {
   isCluster,

@@ -58,9 +58,12 @@ export {
   RedisDatabaseError,
   RedisTlsError,
   RedisScriptError,
+  RedisFailoverTimeoutError,
+  ReplicasNotAcknowledgedError,
   TakeoverSourceChangedError,
   PolitenessMismatchError,
 } from './errors/index.js';
+export type { DurabilityOptions } from './options/durability-option.js';
 export { maskRedisUrl } from './redis/mask-redis-url.js';
 export { PACKAGE_VERSION } from './version.js';
 export {

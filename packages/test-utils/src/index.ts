@@ -12,3 +12,11 @@ export {
 export { generateTlsCertificates, type TlsMaterial } from './tls-certificates.js';
 export { startRedisCluster, type RedisClusterHandle, type StartRedisClusterOptions } from './redis-cluster.js';
 export { pingRedis, redisUrlForTests, stopTestRedis } from './redis-url.js';
+export {
+  clusterTopology,
+  killMasterAndWaitForFailover,
+  masterOfSlot,
+  parseClusterNodes,
+  type ClusterNodeEntry,
+  type FailoverResult,
+} from './cluster-failover.js';

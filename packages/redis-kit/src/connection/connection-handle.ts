@@ -7,8 +7,9 @@ import { RedisUnreachableError } from '../errors/redis-unreachable-error.js';
 import { maskRedisUrl } from '../url/mask-redis-url.js';
 import { classifyConnectError, permissionErrorOf } from './classify-redis-error.js';
 import { tcpAnswers } from './tcp-probe.js';
+import { retryThroughFailover } from './failover-retry.js';
 import { DEFAULT_CONNECT_TIMEOUT_SECS, OWNED_CONNECTION_OPTIONS } from './connection-policy.js';
-import type { RedisConnection, RedisTarget } from './redis-connection.js';
+import { isCluster, type RedisConnection, type RedisTarget } from './redis-connection.js';
 
 /** Options of {@link ConnectionHandle}. */
 export interface ConnectionHandleOptions {
@@ -21,6 +22,10 @@ export interface ConnectionHandleOptions {
   /** Let the process exit while no operation runs through {@link ConnectionHandle.run} (the socket is unref'd while
    * idle). Only for callers that send every command through `run`. @defaultValue false */
   unrefWhenIdle?: boolean;
+  /** Seconds an operation run through {@link ConnectionHandle.run} is retried while Redis answers with failover
+   * errors (see `retryThroughFailover`); only for callers whose operations may run twice. Validated by the caller.
+   * @defaultValue 0 (no retry) */
+  failoverTimeoutSecs?: number;
 }
 
 /**
@@ -54,6 +59,8 @@ export class ConnectionHandle {
   private resets = 0;
   private readonly rawUrl: string = '';
   private readonly packageName: string;
+  private readonly failoverTimeoutMs: number;
+  private failovers = 0;
 
   /**
    * @param target - a URL to connect to, or the caller's connection
@@ -63,6 +70,7 @@ export class ConnectionHandle {
     this.connectTimeoutSecs = options.connectTimeoutSecs ?? DEFAULT_CONNECT_TIMEOUT_SECS;
     this.unrefWhenIdle = options.unrefWhenIdle ?? false;
     this.packageName = options.packageName;
+    this.failoverTimeoutMs = (options.failoverTimeoutSecs ?? 0) * 1000;
     if ('connection' in target) {
       this.redis = target.connection;
       this.owned = false;
@@ -126,7 +134,18 @@ export class ConnectionHandle {
     if (this.inFlight === 1) this.syncRef();
     try {
       if (this.owned && !this.connectedOnce) await this.waitForFirstConnect();
-      return await operation();
+      if (this.failoverTimeoutMs <= 0) return await operation();
+      return await retryThroughFailover(operation, {
+        timeoutMs: this.failoverTimeoutMs,
+        context: this.packageName,
+        // A connection closed on purpose (quit, disconnect) stays closed: its "Connection is closed" is final.
+        retryable: () => this.redis.status !== 'end',
+        onRetry: () => {
+          this.failovers++;
+          // A READONLY or MOVED reply means the slot map still names a demoted master; ask the cluster for the new one.
+          if (isCluster(this.redis)) (this.redis as unknown as { refreshSlotsCache?: () => void }).refreshSlotsCache?.();
+        },
+      });
     } catch (error) {
       // A command or script the user's ACL refuses: say which, typed, whatever layer ran it.
       throw permissionErrorOf(error, this.packageName) ?? error;
@@ -134,6 +153,12 @@ export class ConnectionHandle {
       this.inFlight--;
       if (this.inFlight === 0) this.syncRef();
     }
+  }
+
+  /** How many failover errors {@link ConnectionHandle.run} has retried so far: a change between a write and a
+   * later command means the connection may have been re-established (to another master) in between. */
+  get failoverRetries(): number {
+    return this.failovers;
   }
 
   /**

@@ -13,6 +13,8 @@ export { RedisPermissionError } from './redis-permission-error.js';
 export { RedisDatabaseError } from './redis-database-error.js';
 export { RedisTlsError } from './redis-tls-error.js';
 export { RedisScriptError } from './redis-script-error.js';
+export { RedisFailoverTimeoutError } from './redis-failover-timeout-error.js';
+export { ReplicasNotAcknowledgedError } from './replicas-not-acknowledged-error.js';
 export { TakeoverSourceChangedError } from './takeover-source-changed-error.js';
 export { PolitenessMismatchError } from './politeness-mismatch-error.js';
 export { mapScriptError } from './map-script-error.js';

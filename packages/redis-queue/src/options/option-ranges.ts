@@ -13,6 +13,10 @@ export const OPTION_RANGES = {
   'startUrls.batchSize': { min: 1, max: 10_000, default: 100 },
   'startUrls.maxIdleSecs': { min: 0, max: 7 * 86_400, default: 0 },
   connectTimeoutSecs: { min: 0.001, max: 3600, default: 10 },
+  failoverTimeoutSecs: { min: 0, max: 3600, default: 30 },
+  'durability.replicas': { min: 1, max: 16, default: 1 },
+  // WAIT with timeout 0 blocks for ever: a lost replica would hang every write.
+  'durability.timeoutSecs': { min: 0.001, max: 3600, default: 1 },
   requestHandlerTimeoutSecs: { min: 0.001, max: 30 * 24 * 3600, default: 60 },
   clockOffsetMs: { min: -(2 ** 40), max: 2 ** 40, default: 0 },
   // Node timers hold at most 2^31 - 1 ms; a longer interval silently becomes 1 ms.

@@ -2,6 +2,7 @@ import type { ProducerLease } from '../lease/producer-lease.js';
 import type { ConnectionHandle } from '../redis/connection.js';
 import type { PolitenessSettings } from '../politeness/politeness-options.js';
 import type { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
+import type { DurabilitySettings } from './replica-wait.js';
 
 /** Settings of the start-URL feed of a queue (scrapy-redis `<name>:start_urls`), checked by `feed/feed-options.ts`. */
 export interface StartUrlFeedSettings {
@@ -45,6 +46,8 @@ export interface QueueContext {
   readonly failedRequests: 'keep' | 'forget';
   /** Producer leases taken through this storage client's queues (`holdOpen`), released by its `close()`. */
   readonly producerLeases: Set<ProducerLease>;
+  /** Replicas that must acknowledge adds and updates (`WAIT`); undefined when off (the `durability` option). */
+  readonly durability?: DurabilitySettings;
   /** Publishers of worker stats (src/stats/); undefined when off. */
   readonly workerStats?: WorkerStatsRegistry;
   /** Fleet-wide politeness (src/politeness/); undefined when off. */

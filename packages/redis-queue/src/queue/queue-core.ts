@@ -67,7 +67,7 @@ export class QueueCore {
     // Every command other than the batched ones goes out after the waiting batches (call order across kinds).
     this.scripts = new QueueScripts(ctx.connection, this.keys, id, ctx.clockOffsetMs, (name) => {
       if (name !== 'prolongRequestLock' && name !== 'updateRequest') this.batches.flushAll();
-    });
+    }, ctx.durability);
     this.politeness = new QueuePoliteness(this.scripts, ctx.politeness);
     this.filter = new EnqueueFilterSlot(ctx.connection.redis, this.keys.tag, id);
     this.workerStats =

@@ -2,6 +2,11 @@ import { mapScriptError } from '../errors/map-script-error.js';
 import type { ConnectionHandle } from '../redis/connection.js';
 import type { QueueKeys } from '../redis/keys.js';
 import { runScript, runScriptBuffer, type ScriptArg, type ScriptName } from '../redis/scripts.js';
+import { ReplicaWait, type DurabilitySettings } from './replica-wait.js';
+
+/** The writes that must survive a failover with the `durability` option: adds (API, feed) and updates (handled,
+ * reclaim). Locks and prolongs are not: a lost lock only lets a request run twice, never lose it. */
+const DURABLE_SCRIPTS: ReadonlySet<ScriptName> = new Set(['addRequests', 'updateRequest']);
 
 /** Options of one {@link QueueScripts.run} call. */
 export interface ScriptCallOptions {
@@ -17,12 +22,16 @@ export interface ScriptCallOptions {
  * the start-URL feed and the admin all call scripts through this class.
  */
 export class QueueScripts {
+  /** Confirms durable writes with `WAIT` (the `durability` option), or undefined when off. */
+  private readonly replicaWait: ReplicaWait | undefined;
+
   /**
    * @param connection - the queue's connection
    * @param keys - the queue's keys
    * @param queueName - for error messages
    * @param clockOffsetMs - added to Redis TIME by every script (tests only)
    * @param beforeCall - run before each script except the batched ones (sends waiting batches first: call order)
+   * @param durability - replicas that must acknowledge adds and updates (`WAIT`), or undefined
    */
   constructor(
     readonly connection: ConnectionHandle,
@@ -30,7 +39,10 @@ export class QueueScripts {
     readonly queueName: string,
     private readonly clockOffsetMs: () => number = () => 0,
     private readonly beforeCall: (name: ScriptName) => void = () => {},
-  ) {}
+    durability?: DurabilitySettings,
+  ) {
+    this.replicaWait = durability && new ReplicaWait(connection, keys.waitProbe, durability, `request queue "${queueName}"`);
+  }
 
   /** The clock offset argument of the scripts (ms, decimal string). */
   offset(): string {
@@ -51,8 +63,10 @@ export class QueueScripts {
     const { extraKeys = [], buffers = false } = options;
     const keys = extraKeys.length ? [...this.keys.all, ...extraKeys] : this.keys.all;
     const call = buffers ? runScriptBuffer : runScript;
+    const once = () => this.connection.run(() => call(this.connection.redis, name, keys, args));
     try {
-      return await this.connection.run(() => call(this.connection.redis, name, keys, args));
+      if (this.replicaWait && DURABLE_SCRIPTS.has(name)) return await this.replicaWait.write(once, name);
+      return await once();
     } catch (error) {
       throw this.mapError(error, name);
     }

@@ -26,15 +26,17 @@ export class ConnectionHandle extends KitConnectionHandle {
    * @param option - a URL, or an ioredis `Redis`/`Cluster`; defaults to `REDIS_URL`, else `redis://127.0.0.1:6379`
    * @param redisOptions - extra ioredis options for a connection created from a URL
    * @param connectTimeoutSecs - seconds the first connect of a connection created from a URL may take
+   * @param failoverTimeoutSecs - seconds an operation is retried through failover errors (0: never)
    * @throws {@link InvalidOptionsError} when `option` is neither a URL nor an ioredis connection, or the timeout is
    *   not a positive number
    */
-  constructor(option: RedisConnectionOption | undefined, redisOptions: RedisOptions = {}, connectTimeoutSecs?: number) {
+  constructor(option: RedisConnectionOption | undefined, redisOptions: RedisOptions = {}, connectTimeoutSecs?: number, failoverTimeoutSecs = 0) {
     super(resolveRedisTarget(option ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', (message) => new InvalidOptionsError(message)), {
       packageName: 'crawlee-redis-queue',
       connectTimeoutSecs: checkTimeout(connectTimeoutSecs),
       redisOptions,
       unrefWhenIdle: true,
+      failoverTimeoutSecs,
     });
   }
 }

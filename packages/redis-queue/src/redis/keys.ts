@@ -34,6 +34,8 @@ export interface QueueKeys {
    * a time, so a killer and its old neighbours are never started together again (`maxStalls`). KEYS[11] of
    * list-and-lock-head.lua; an entry counts only while that owner still holds that lock. */
   readonly suspects: string;
+  /** STRING with a TTL: the write each `WAIT` of the `durability` option follows (never read). */
+  readonly waitProbe: string;
   /** The eight keys in the order every queue script expects (KEYS[1..8]). */
   readonly all: readonly string[];
 }
@@ -112,6 +114,7 @@ export function queueKeys(keyPrefix: string, queueId: string): QueueKeys {
     leases: k('leases'),
     stalls: k('stalls'),
     suspects: k('suspects'),
+    waitProbe: k('wait-probe'),
   };
   return { ...keys, all: [keys.meta, keys.data, keys.pending, keys.avail, keys.locks, keys.owner, keys.dead, keys.deadInfo] };
 }

@@ -21,6 +21,7 @@ import { workerStatsSettings, type WorkerStatsOptions } from '../stats/worker-st
 import { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
 import { integerOption, numberOption } from '../options/option-ranges.js';
 import { politenessSettings, type PolitenessOptions } from '../politeness/politeness-options.js';
+import { durabilitySettings, type DurabilityOptions } from '../options/durability-option.js';
 
 /** Options of {@link RedisStorageClient}. */
 export interface RedisStorageClientOptions {
@@ -36,6 +37,22 @@ export interface RedisStorageClientOptions {
    * URL fails fast. Once connected, the connection waits through Redis restarts. Ignored for a connection you pass.
    * 0.001 to 3600. @defaultValue 10 */
   connectTimeoutSecs?: number;
+  /** Seconds a queue operation is retried while Redis answers with failover errors: on a Redis Cluster, a command
+   * in flight on the connection to a master that dies, `CLUSTERDOWN` and `TRYAGAIN` while its replica takes over,
+   * `READONLY` from a demoted master, `LOADING` from a restarting node. Every queue operation may run twice
+   * (adds dedup by uniqueKey, a handled mark is idempotent, a lock whose reply was lost comes back when it
+   * expires). After this long the operation throws `RedisFailoverTimeoutError`. 0 retries nothing. 0 to 3600.
+   * @defaultValue 30 */
+  failoverTimeoutSecs?: number;
+  /** Wait for replicas after the writes that must survive a master failover: every add (API, feed), handled mark
+   * and reclaim is followed by Redis `WAIT replicas timeout` on the master of the queue's slot, and resolves only
+   * once `replicas` replicas acknowledged it; else it throws `ReplicasNotAcknowledgedError` (the write stays on
+   * the master; retrying is safe). One `WAIT` covers the writes of one event-loop turn. Redis replication is
+   * asynchronous: without this, a write the master acknowledged but had not yet sent to its replica is gone after
+   * the replica takes over. After a failover the new master has no replica until the failed node returns, so
+   * writes throw (after `timeoutSecs`) until then. `true`: `{ replicas: 1, timeoutSecs: 1 }`.
+   * @defaultValue undefined (off: no `WAIT`) */
+  durability?: boolean | DurabilityOptions;
   /** Prefix of every key; a queue's keys share the hash tag `{<keyPrefix>:rq:<name>}`. @defaultValue `'crawlee'` */
   keyPrefix?: string;
   /** Where datasets and key-value stores live (they stay per process: Crawlee keeps statistics and session-pool
@@ -153,10 +170,12 @@ export class RedisStorageClient implements StorageClient {
     const recoverLimit = integerOption('recoverLimit', options.recoverLimit);
     const maxStalls = integerOption('maxStalls', options.maxStalls);
     numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
+    const failoverTimeoutSecs = numberOption('failoverTimeoutSecs', options.failoverTimeoutSecs);
+    const durability = durabilitySettings(options.durability);
     const feed = feedSettings(options.startUrls);
     const politeness = politenessSettings(options.politeness);
     const stats = workerStatsSettings(options.workerStats);
-    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
+    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, failoverTimeoutSecs);
     this.redis = this.connection.redis;
     this.keyPrefix = keyPrefix;
     this.localStorageClient = options.localStorageClient ?? new MemoryStorage({ persistStorage: false, writeMetadata: false });
@@ -175,6 +194,7 @@ export class RedisStorageClient implements StorageClient {
       failedRequests,
       producerLeases: new Set(),
       politeness,
+      ...(durability ? { durability } : {}),
     };
   }
 
