@@ -57,6 +57,7 @@ export {
   RedisTlsError,
   RedisScriptError,
   TakeoverSourceChangedError,
+  ShardCountMismatchError,
 } from './errors/index.js';
 export { maskRedisUrl } from './redis/mask-redis-url.js';
 export { PACKAGE_VERSION } from './version.js';

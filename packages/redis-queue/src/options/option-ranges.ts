@@ -23,6 +23,8 @@ export const OPTION_RANGES = {
   port: { min: 0, max: 65_535, default: 8370 },
   cacheMs: { min: 0, max: 3_600_000, default: 1000 },
   chunkSize: { min: 1, max: 100_000, default: 1000 },
+  // Each shard's tag is placed in its own 1/S of the 16384 slots (shard-keys.ts); 256 keeps each range 64 slots wide.
+  shards: { min: 1, max: 256, default: 1 },
 } as const;
 
 /** The name of an option with a documented range. */

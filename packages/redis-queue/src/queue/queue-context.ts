@@ -44,6 +44,10 @@ export interface QueueContext {
   readonly failedRequests: 'keep' | 'forget';
   /** Producer leases taken through this storage client's queues (`holdOpen`), released by its `close()`. */
   readonly producerLeases: Set<ProducerLease>;
+  /** Sub-queues of each queue (`shards` option; 1: today's single hash tag). */
+  readonly shards: number;
+  /** What a request's shard is a function of (src/shard/shard-of.ts). */
+  readonly shardBy: 'host' | 'uniqueKey';
   /** Publishers of worker stats (src/stats/); undefined when off. */
   readonly workerStats?: WorkerStatsRegistry;
 }

@@ -1,5 +1,6 @@
 import { createScriptRegistry, type ScriptArg } from '@crawlee-distributed/redis-kit';
 import addRequests from '../lua/add-requests.lua';
+import claimShardCount from '../lua/claim-shard-count.lua';
 import createQueue from '../lua/create-queue.lua';
 import deadLetterRequest from '../lua/dead-letter-request.lua';
 import deleteRequest from '../lua/delete-request.lua';
@@ -27,6 +28,7 @@ const registry = createScriptRegistry({
   version: PACKAGE_VERSION,
   scripts: {
     addRequests,
+    claimShardCount,
     createQueue,
     deadLetterRequest,
     deleteRequest,
@@ -49,6 +51,7 @@ const registry = createScriptRegistry({
 /** Name of a queue operation script. */
 export type ScriptName =
   | 'addRequests'
+  | 'claimShardCount'
   | 'createQueue'
   | 'deadLetterRequest'
   | 'deleteRequest'
