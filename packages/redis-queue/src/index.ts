@@ -57,7 +57,8 @@ export {
   RedisTlsError,
   RedisScriptError,
   TakeoverSourceChangedError,
-  ShardCountMismatchError,
+  ShardLayoutMismatchError,
+  type ShardLayout,
 } from './errors/index.js';
 export { maskRedisUrl } from './redis/mask-redis-url.js';
 export { PACKAGE_VERSION } from './version.js';

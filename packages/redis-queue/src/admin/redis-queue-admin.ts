@@ -1,16 +1,19 @@
 import { encodeRequest, requestIdOf } from '../queue/request-codec.js';
-import { ConnectionHandle, isCluster, type RedisConnection } from '../redis/connection.js';
+import { ConnectionHandle, type RedisConnection } from '../redis/connection.js';
 import { numberOption } from '../options/option-ranges.js';
 import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { QueueScripts } from '../queue/queue-scripts.js';
 import { REQUEUED } from '../queue/reply-codes.js';
-import { hashTagOf } from '@crawlee-distributed/redis-kit';
+import { unlinkHashTag } from './unlink-hash-tag.js';
 import { readCrawlStats, readQueueMemory, type CrawlStats } from '../stats/read-crawl-stats.js';
 import { readWorkers, type WorkerInfo } from '../stats/read-worker-stats.js';
 import { takeOverScrapyRequests, type TakeOverScrapyRequestsOptions, type TakeOverScrapyRequestsResult } from '../takeover/index.js';
 import { readProducerLeases } from '../lease/read-producer-leases.js';
 import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
 import { listFailed, requeueFailed, type FailedRequest, type ListFailedOptions, type RequeueFailedOptions } from './failed-requests.js';
+import { AdminShards } from '../shard/admin-shards.js';
+import { shardOf } from '../shard/shard-of.js';
+import { mergeDeadLetters, mergeLockExpiries, mergeMemory, sumStats } from '../shard/shard-admin-parts.js';
 
 import type { RedisQueueAdminOptions, RedisQueueStats, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
@@ -38,20 +41,25 @@ export class RedisQueueAdmin {
   private readonly startUrlsKey: string;
   private readonly scripts: QueueScripts;
   private readonly leases = new Set<ProducerLease>();
+  /** One admin per shard of a sharded queue (src/shard/admin-shards.ts). */
+  private readonly shardAdmins: AdminShards<RedisQueueAdmin>;
 
   /**
    * @param options - connection, key prefix, queue name
+   * @param keys - internal: the keys of one shard (the admin of a sharded queue makes one sub-admin per shard)
    * @throws {@link InvalidOptionsError} for a bad name, prefix or URL
    */
-  constructor(options: RedisQueueAdminOptions) {
+  constructor(options: RedisQueueAdminOptions, keys?: QueueKeys) {
     this.keyPrefix = options.keyPrefix ?? 'crawlee';
     this.name = options.name;
-    this.keys = queueKeys(this.keyPrefix, options.name);
+    this.keys = keys ?? queueKeys(this.keyPrefix, options.name);
     this.startUrlsKey = options.startUrlsKey ?? defaultStartUrlsKey(options.name);
     numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
     this.redis = this.connection.redis;
     this.scripts = new QueueScripts(this.connection, this.keys, options.name);
+    const isRoot = this.keys.tag === queueKeys(this.keyPrefix, this.name).tag;
+    this.shardAdmins = new AdminShards(this.connection, this.keyPrefix, this.name, isRoot, (k) => new RedisQueueAdmin({ ...options, redis: this.redis }, k));
   }
 
   /**
@@ -61,6 +69,8 @@ export class RedisQueueAdmin {
    * @returns `{ locked, firstExpiresInSecs, lastExpiresInSecs }`; the two times are undefined when nothing is locked
    */
   async lockExpiries(): Promise<{ locked: number; firstExpiresInSecs?: number; lastExpiresInSecs?: number }> {
+    const parts = await this.shardAdmins.over((p) => p.lockExpiries());
+    if (parts) return mergeLockExpiries(parts);
     const [count, first, last, [secs, micros]] = await this.connection.run(() =>
       Promise.all([
         this.redis.zcard(this.keys.locks),
@@ -80,6 +90,8 @@ export class RedisQueueAdmin {
    *   pending + handled), so the CLI, metrics and dashboard never show a negative count or over 100 % handled.
    */
   async stats(): Promise<RedisQueueStats> {
+    const parts = await this.shardAdmins.over((p) => p.stats());
+    if (parts) return sumStats(parts);
     const [, total, pending, handled, locked, deadLetters] = ((await this.scripts.run('queueStats', ['0'])) as unknown[]).map(Number);
     const p = Math.max(0, pending!);
     const h = Math.max(0, handled!);
@@ -89,11 +101,14 @@ export class RedisQueueAdmin {
   /** Removes every request, lock, dead letter and failed entry, resets the counters; the queue and live leases stay.
    * @returns the number of requests removed */
   async purge(): Promise<number> {
+    const parts = await this.shardAdmins.over((p) => p.purge());
+    if (parts) return parts.reduce((a, n) => a + n, 0);
     return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects] }));
   }
 
   /** Deletes the queue entirely (requests, dead letters, metadata). The start-URL feed list is left alone. */
   async drop(): Promise<void> {
+    if (await this.shardAdmins.over((p) => p.drop())) await this.connection.run(() => this.redis.del(this.keys.meta));
     await this.scripts.run('purgeQueue', ['0', '1'], { extraKeys: this.optionalKeys() });
     await this.connection.run(() => this.redis.srem(queueIndexKey(this.keyPrefix), this.name));
   }
@@ -104,6 +119,8 @@ export class RedisQueueAdmin {
    * @returns every dead letter, oldest first
    */
   async listDeadLetters(): Promise<DeadLetter[]> {
+    const parts = await this.shardAdmins.over((p) => p.listDeadLetters());
+    if (parts) return mergeDeadLetters(parts);
     const [raws, infos] = await this.connection.run(() =>
       Promise.all([this.redis.hgetallBuffer(this.keys.dead), this.redis.hgetall(this.keys.deadInfo)]),
     );
@@ -192,6 +209,8 @@ export class RedisQueueAdmin {
 
   /** @returns Redis memory of the queue's keys in bytes (`MEMORY USAGE ... SAMPLES 5` per key: O(keys)) */
   async memoryUsage(): Promise<{ bytes: number; byKey: Record<string, number> }> {
+    const parts = await this.shardAdmins.over((p) => p.memoryUsage());
+    if (parts) return mergeMemory(parts);
     return this.connection.run(() => readQueueMemory(this.redis, this.keys));
   }
 
@@ -221,6 +240,11 @@ export class RedisQueueAdmin {
    * @returns the uniqueKeys removed and the ones the queue did not hold
    */
   async forget(uniqueKeys: string[]): Promise<{ forgotten: string[]; missing: string[] }> {
+    const sharded = await this.shardAdmins.layout();
+    if (sharded) {
+      const results = await Promise.all(uniqueKeys.map((k) => sharded.parts[shardOf(k, sharded.parts.length, sharded.shardBy)]!.forget([k])));
+      return { forgotten: results.flatMap((r) => r.forgotten), missing: results.flatMap((r) => r.missing) };
+    }
     const forgotten: string[] = [];
     const missing: string[] = [];
     for (const uniqueKey of uniqueKeys) {
@@ -238,21 +262,12 @@ export class RedisQueueAdmin {
    * @returns the number of keys deleted besides the queue's own
    */
   async dropHashTag(): Promise<number> {
-    await this.drop();
-    const tag = this.keys.tag.slice(1, -1);
-    const pattern = `*${this.keys.tag.replace(/[*?[\]\\]/g, '\\$&')}*`;
-    const nodes = isCluster(this.redis) ? this.redis.nodes('master') : [this.redis];
-    let deleted = 0;
-    for (const node of nodes) {
-      let cursor = '0';
-      do {
-        const [next, found] = await this.connection.run(() => node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000));
-        cursor = next;
-        const mine = found.filter((key) => hashTagOf(key) === tag);
-        if (mine.length > 0) deleted += await this.connection.run(() => node.unlink(...mine));
-      } while (cursor !== '0');
-    }
-    return deleted;
+    // Each shard's tag, then the root's (worker stats and the recorded layout live under the root tag).
+    const inShards = await this.shardAdmins.over((p) => p.dropHashTag());
+    if (inShards) await this.connection.run(() => this.redis.del(this.keys.meta));
+    else await this.drop();
+    const deleted = await unlinkHashTag(this.connection, this.keys.tag);
+    return deleted + (inShards ?? []).reduce((a, n) => a + n, 0);
   }
 
   /**

@@ -14,5 +14,5 @@ export { RedisDatabaseError } from './redis-database-error.js';
 export { RedisTlsError } from './redis-tls-error.js';
 export { RedisScriptError } from './redis-script-error.js';
 export { TakeoverSourceChangedError } from './takeover-source-changed-error.js';
-export { ShardCountMismatchError } from './shard-count-mismatch-error.js';
+export { ShardLayoutMismatchError, type ShardLayout } from './shard-layout-mismatch-error.js';
 export { mapScriptError } from './map-script-error.js';

@@ -88,12 +88,12 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   /** Creates the queue's metadata if missing (idempotent across workers) and registers it in the queue index; records
    * the shard count of a new queue and checks that of an existing one.
    * @param name - the queue name, or undefined for an unnamed queue
-   * @throws {@link ShardCountMismatchError} when the queue was created with another `shards` count (nothing written)
+   * @throws {@link ShardLayoutMismatchError} when the queue was created with another `shards` count or `shardBy` rule (nothing written)
    * @internal */
   async ensureCreated(name: string | undefined): Promise<void> {
-    // Before any shard is written: another shard count for an existing queue is refused (ShardCountMismatchError).
+    // Before any shard is written: another shard count for an existing queue is refused (ShardLayoutMismatchError).
     assertNotShardName(this.id);
-    await claimShardCount(this.ctx.connection, this.ctx.keyPrefix, this.id, this.ctx.shards);
+    await claimShardCount(this.ctx.connection, this.ctx.keyPrefix, this.id, { shards: this.ctx.shards, shardBy: this.ctx.shardBy });
     await this.core.ensureCreated(name);
   }
 

@@ -101,7 +101,7 @@ export interface RedisStorageClientOptions {
    * from the other shards when this client's current shard is empty; `queueHasLockedRequests` and the counters cover
    * every shard. FIFO (and forefront-first) holds within a shard; across shards the order is the rotation of each
    * client over the shards, not global. Every client of one queue must use the same count: another count is refused
-   * with {@link ShardCountMismatchError} (also for a queue created before counts were recorded, which has 1).
+   * with {@link ShardLayoutMismatchError} (also for a queue created before counts were recorded, which has 1).
    * Not combined with `startUrls` yet (refused). 1 to 256. @defaultValue 1 (one hash tag: today's keys, unchanged) */
   shards?: number;
   /** What a request's shard is a function of, with `shards` > 1: `'host'`, the host of a uniqueKey that is an
