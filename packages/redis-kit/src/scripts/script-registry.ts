@@ -1,5 +1,5 @@
 import { permissionErrorOf } from '../connection/classify-redis-error.js';
-import type { RedisConnection } from '../connection/redis-connection.js';
+import { isCluster, type RedisConnection } from '../connection/redis-connection.js';
 
 /** An argument of a script call; Buffers are passed byte for byte. */
 export type ScriptArg = string | number | Buffer;
@@ -62,17 +62,38 @@ export function createScriptRegistry<Name extends string>(options: ScriptRegistr
     }
     defined.add(redis);
   };
-  const call = (redis: RedisConnection, command: string, keys: readonly string[], args: readonly ScriptArg[]) => {
-    ensureDefined(redis);
+  // On a Cluster, ioredis' auto-pipelining groups a command by the slot of its first argument, which for a command
+  // defined without numberOfKeys is the key count: calls on keys of different masters then share one pipeline and
+  // fail ("All keys in the pipeline should belong to the same slots allocation group"). So on a Cluster each key
+  // count gets its own command with a fixed numberOfKeys (same Lua, same SHA), whose first argument is the first key.
+  const fixedDefined = new WeakMap<object, Set<string>>();
+  const fixedCommand = (redis: RedisConnection, name: Name, keyCount: number): string => {
+    const command = `${names.get(name)!}K${keyCount}`;
+    let known = fixedDefined.get(redis);
+    if (!known) fixedDefined.set(redis, (known = new Set()));
+    if (!known.has(command)) {
+      if (typeof (redis as unknown as Record<string, unknown>)[command] !== 'function') {
+        redis.defineCommand(command, { lua: options.scripts[name], numberOfKeys: keyCount });
+      }
+      known.add(command);
+    }
+    return command;
+  };
+  const call = (redis: RedisConnection, name: Name, keys: readonly string[], args: readonly ScriptArg[], buffers: boolean) => {
+    const cluster = isCluster(redis);
+    const base = cluster ? fixedCommand(redis, name, keys.length) : names.get(name)!;
+    if (!cluster) ensureDefined(redis);
+    const command = buffers ? `${base}Buffer` : base;
     const fn = (redis as unknown as Record<string, CommandFn>)[command]!;
+    const argv = cluster ? [...keys, ...args] : [keys.length, ...keys, ...args];
     // NOPERM names neither the key nor the script; we know both (EVALSHA falls back to EVAL, both need +@scripting).
-    return fn.call(redis, keys.length, ...keys, ...args).catch((error: unknown) => {
+    return fn.call(redis, ...argv).catch((error: unknown) => {
       throw permissionErrorOf(error, `script ${command}`, { keys }) ?? error;
     });
   };
   return {
     commandName: (name) => names.get(name)!,
-    run: (redis, name, keys, args) => call(redis, names.get(name)!, keys, args),
-    runBuffer: (redis, name, keys, args) => call(redis, `${names.get(name)!}Buffer`, keys, args),
+    run: (redis, name, keys, args) => call(redis, name, keys, args, false),
+    runBuffer: (redis, name, keys, args) => call(redis, name, keys, args, true),
   };
 }

@@ -31,6 +31,8 @@ export interface WorkerConfig {
   lockSecs?: number;
   /** Requests whose handler SIGKILLs its own worker process at once. */
   killOn?: number[];
+  /** Seed nodes of a Redis Cluster to connect to instead of `redisUrl`. */
+  clusterNodes?: Array<{ host: string; port: number }>;
   /** Extra options for openRedisRequestQueue. */
   queueOptions?: Record<string, unknown>;
   /** Set by the fleet: the worker waits for this file before crawler.run(). */
@@ -53,7 +55,7 @@ export class Fleet {
   readonly workers: WorkerHandle[] = [];
   readonly gateFile = join(this.dir, 'go');
 
-  constructor(private readonly config: WorkerConfig) {}
+  constructor(readonly config: WorkerConfig) {}
 
   /** Starts `count` more workers (they start in parallel; Crawlee's import alone takes about a second). */
   start(count: number): WorkerHandle[] {

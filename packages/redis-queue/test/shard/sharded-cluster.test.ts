@@ -1,0 +1,160 @@
+// A sharded queue (shards: 12) on a local 3-master Redis Cluster: the shards and the requests spread over every
+// master, and worker processes crawl through the cluster exactly once, also with one worker SIGKILLed.
+import { randomUUID } from 'node:crypto';
+import { startRedisCluster, type RedisClusterHandle } from '@crawlee-distributed/test-utils';
+import { Cluster } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisQueueAdmin } from '../../src/index.js';
+import type { RedisConnection } from '../../src/redis/connection.js';
+import { shardQueueKeys } from '../../src/shard/shard-keys.js';
+import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
+import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
+import { Fleet, waitUntil, type WorkerConfig } from '../multiprocess/fleet.js';
+import { inFlight, summarize } from '../multiprocess/worker-log.js';
+
+const SHARDS = 12;
+const MAX = 1000;
+
+let cluster: RedisClusterHandle;
+let redis: Cluster;
+beforeAll(async () => {
+  cluster = await startRedisCluster({ masters: 3 });
+  redis = new Cluster(cluster.nodes);
+}, 60_000);
+afterAll(async () => {
+  redis?.disconnect();
+  await cluster?.stop();
+});
+
+/** Requests per master: the sum of HLEN data of the shards each master owns. */
+async function requestsPerMaster(keyPrefix: string, name: string): Promise<number[]> {
+  const masters = redis.nodes('master');
+  const counts = masters.map(() => 0);
+  for (let s = 0; s < SHARDS; s++) {
+    const key = shardQueueKeys(keyPrefix, name, s, SHARDS).data;
+    const slot = Number(await redis.cluster('KEYSLOT', key));
+    const owner = redis.slots[slot]![0]!;
+    const index = masters.findIndex((m) => `${m.options.host}:${m.options.port}` === owner);
+    counts[index]! += await redis.hlen(key);
+  }
+  return counts;
+}
+
+describe(`sharded queue (shards: ${SHARDS}) on a 3-master Redis Cluster`, () => {
+  it('shards and requests spread over every master: each holds 20% to 45% of the requests', async () => {
+    const keyPrefix = `shc-${randomUUID().slice(0, 8)}`;
+    for (const shardBy of ['host', 'uniqueKey'] as const) {
+      const name = `spread-${shardBy}`;
+      const storage = new RedisStorageClient({ redis: redis as unknown as RedisConnection, keyPrefix, shards: SHARDS, shardBy });
+      await storage.requestQueues().getOrCreate(name);
+      const client = storage.requestQueue(name) as RedisRequestQueueClient;
+      // 3000 requests: 300 hosts with 10 pages each.
+      const requests = Array.from({ length: 3000 }, (_, i) => {
+        const url = `https://site${i % 300}.example/page/${i}`;
+        return { url, uniqueKey: url };
+      });
+      await client.batchAddRequests(requests);
+      const counts = await requestsPerMaster(keyPrefix, name);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(3000);
+      for (const n of counts) {
+        expect(n / 3000, `${shardBy}: ${counts.join(' / ')}`).toBeGreaterThanOrEqual(0.2);
+        expect(n / 3000, `${shardBy}: ${counts.join(' / ')}`).toBeLessThanOrEqual(0.45);
+      }
+      expect((await client.get())?.totalRequestCount).toBe(3000);
+      const admin = new RedisQueueAdmin({ redis: redis as unknown as RedisConnection, keyPrefix, name });
+      expect((await admin.stats()).total).toBe(3000);
+      await admin.dropHashTag();
+    }
+  });
+
+  const fleetConfig = (lockSecs: number): WorkerConfig => ({
+    redisUrl: 'unused',
+    clusterNodes: cluster.nodes,
+    keyPrefix: `shf-${randomUUID().slice(0, 8)}`,
+    queueName: 'graph',
+    max: MAX,
+    handlerMs: 10,
+    concurrency: 3,
+    handlerTimeoutSecs: 30,
+    lockSecs,
+    // The graph's requests are all on one host; by uniqueKey they spread over the 12 shards.
+    queueOptions: { shards: SHARDS, shardBy: 'uniqueKey' },
+  });
+
+  async function withFleet(config: WorkerConfig, body: (fleet: Fleet, admin: RedisQueueAdmin) => Promise<void>): Promise<void> {
+    const fleet = new Fleet(config);
+    const admin = new RedisQueueAdmin({ redis: redis as unknown as RedisConnection, keyPrefix: config.keyPrefix, name: config.queueName });
+    let failed = true;
+    try {
+      await body(fleet, admin);
+      failed = false;
+    } finally {
+      await fleet.destroy(failed);
+      if (failed) console.error(`sharded fleet result files kept in ${fleet.dir}`);
+      await admin.dropHashTag();
+    }
+  }
+
+  it('three worker processes handle all 1000 requests exactly once through the cluster and finish together', { timeout: 180_000 }, async () => {
+    await withFleet(fleetConfig(10), async (fleet, admin) => {
+      await fleet.startTogether(3);
+      const codes = await fleet.waitAll(150_000);
+      const logs = fleet.logs();
+      expect(codes, fleet.describe()).toEqual([0, 0, 0]);
+      expect(logs.flatMap((l) => l.errors)).toEqual([]);
+      const summary = summarize(logs, MAX);
+      expect(summary.missing).toEqual([]);
+      expect(summary.startedTwice).toEqual([]);
+      expect(summary.totalDone).toBe(MAX);
+      // Nobody finished while another still had work in any shard.
+      for (const log of logs) expect(log.finishedAt!).toBeGreaterThanOrEqual(summary.lastDoneAt);
+      expect(await admin.stats()).toEqual({ total: MAX, pending: 0, locked: 0, handled: MAX, deadLetters: 0 });
+      // The work was done in every shard (the graph spread over them).
+      const handled = await Promise.all(Array.from({ length: SHARDS }, (_, s) => redis.hget(shardQueueKeys(fleet.config.keyPrefix, 'graph', s, SHARDS).meta, 'handled')));
+      for (const n of handled) expect(Number(n)).toBeGreaterThan(0);
+    });
+  });
+
+  it('one worker SIGKILLed mid-crawl while it holds locks: nothing is lost, only its in-flight requests run twice', { timeout: 180_000 }, async () => {
+    await withFleet(fleetConfig(2), async (fleet, admin) => {
+      const workers = await fleet.startTogether(3);
+      let victim: (typeof workers)[number] | undefined;
+      await waitUntil(
+        () => {
+          if (summarize(fleet.logs(), MAX).totalDone < MAX * 0.3) return false;
+          victim = workers.reduce((a, b) => (inFlight(a.log()).length >= inFlight(b.log()).length ? a : b));
+          return inFlight(victim.log()).length > 0;
+        },
+        120_000,
+        '30% done and a worker inside a handler',
+        5,
+      );
+      const victimKey = victim!.log().clientKey!;
+      victim!.child.kill('SIGKILL');
+      const killedAt = Date.now();
+      await victim!.exited;
+      const owners = (await admin.lockExpiries()).locked;
+      expect(owners).toBeGreaterThan(0);
+      const survivors = workers.filter((w) => w !== victim);
+      const codes = await Promise.race([
+        Promise.all(survivors.map((w) => w.exited)),
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`survivors did not finish\n${fleet.describe()}`)), 120_000)),
+      ]);
+      expect(codes, fleet.describe()).toEqual([0, 0]);
+      const victimLog = victim!.log();
+      const survivorLogs = survivors.map((w) => w.log());
+      expect(survivorLogs.flatMap((l) => l.errors)).toEqual([]);
+      expect(victimLog.finishedAt).toBeUndefined();
+      expect(victimKey).toBeTruthy();
+      const summary = summarize([victimLog, ...survivorLogs], MAX);
+      expect(summary.missing).toEqual([]);
+      for (const i of summary.startedTwice) {
+        expect(victimLog.starts.get(i)?.length, `request ${i}`).toBe(1);
+        expect(victimLog.starts.get(i)![0]!).toBeLessThan(killedAt);
+      }
+      for (const i of inFlight(victimLog)) expect(survivorLogs.some((l) => l.dones.has(i)), `request ${i}`).toBe(true);
+      for (const log of survivorLogs) for (const [i, ts] of log.starts) expect(ts.length, `request ${i}`).toBe(1);
+      expect(await admin.stats()).toEqual({ total: MAX, pending: 0, locked: 0, handled: MAX, deadLetters: 0 });
+    });
+  });
+});
