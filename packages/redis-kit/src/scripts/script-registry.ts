@@ -6,6 +6,10 @@ export type ScriptArg = string | number | Buffer;
 
 type CommandFn = (...args: ScriptArg[]) => Promise<unknown>;
 
+/** Key counts that get a fixed-numberOfKeys command on a Cluster (queue scripts use 1 to about 20 keys; a call with
+ * more keys uses the variable form). */
+const FIXED_KEY_COUNTS = 32;
+
 /** The Lua scripts of one package, registered on connections with ioredis `defineCommand`. */
 export interface ScriptRegistry<Name extends string> {
   /** The ioredis command name of a script: prefix + operation + package version, e.g. `rqAddRequests_0_2_0`.
@@ -65,24 +69,26 @@ export function createScriptRegistry<Name extends string>(options: ScriptRegistr
   // On a Cluster, ioredis' auto-pipelining groups a command by the slot of its first argument, which for a command
   // defined without numberOfKeys is the key count: calls on keys of different masters then share one pipeline and
   // fail ("All keys in the pipeline should belong to the same slots allocation group"). So on a Cluster each key
-  // count gets its own command with a fixed numberOfKeys (same Lua, same SHA), whose first argument is the first key.
-  const fixedDefined = new WeakMap<object, Set<string>>();
-  const fixedCommand = (redis: RedisConnection, name: Name, keyCount: number): string => {
-    const command = `${names.get(name)!}K${keyCount}`;
-    let known = fixedDefined.get(redis);
-    if (!known) fixedDefined.set(redis, (known = new Set()));
-    if (!known.has(command)) {
-      if (typeof (redis as unknown as Record<string, unknown>)[command] !== 'function') {
-        redis.defineCommand(command, { lua: options.scripts[name], numberOfKeys: keyCount });
+  // count up to FIXED_KEY_COUNTS gets its own command with a fixed numberOfKeys (same Lua, same SHA), whose first
+  // argument is the first key. All are defined at once, before the first call: an auto-pipeline copies the
+  // connection's commands when it is created, so a command defined later would be missing from it.
+  const fixedDefined = new WeakSet<object>();
+  const ensureFixed = (redis: RedisConnection): void => {
+    if (fixedDefined.has(redis)) return;
+    for (const [name, command] of names) {
+      for (let n = 1; n <= FIXED_KEY_COUNTS; n++) {
+        if (typeof (redis as unknown as Record<string, unknown>)[`${command}K${n}`] !== 'function') {
+          redis.defineCommand(`${command}K${n}`, { lua: options.scripts[name], numberOfKeys: n });
+        }
       }
-      known.add(command);
     }
-    return command;
+    fixedDefined.add(redis);
   };
   const call = (redis: RedisConnection, name: Name, keys: readonly string[], args: readonly ScriptArg[], buffers: boolean) => {
-    const cluster = isCluster(redis);
-    const base = cluster ? fixedCommand(redis, name, keys.length) : names.get(name)!;
-    if (!cluster) ensureDefined(redis);
+    const cluster = isCluster(redis) && keys.length >= 1 && keys.length <= FIXED_KEY_COUNTS;
+    if (cluster) ensureFixed(redis);
+    else ensureDefined(redis);
+    const base = cluster ? `${names.get(name)!}K${keys.length}` : names.get(name)!;
     const command = buffers ? `${base}Buffer` : base;
     const fn = (redis as unknown as Record<string, CommandFn>)[command]!;
     const argv = cluster ? [...keys, ...args] : [keys.length, ...keys, ...args];
