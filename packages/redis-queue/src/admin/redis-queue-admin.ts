@@ -12,8 +12,10 @@ import { readProducerLeases } from '../lease/read-producer-leases.js';
 import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
 import { listFailed, requeueFailed, type FailedRequest, type ListFailedOptions, type RequeueFailedOptions } from './failed-requests.js';
 import { AdminShards } from '../shard/admin-shards.js';
+import { readDeadLetters } from './read-dead-letters.js';
+import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import { shardOf } from '../shard/shard-of.js';
-import { mergeDeadLetters, mergeLockExpiries, mergeMemory, sumStats } from '../shard/shard-admin-parts.js';
+import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCounts, sumStats } from '../shard/shard-admin-parts.js';
 
 import type { RedisQueueAdminOptions, RedisQueueStats, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
@@ -121,27 +123,7 @@ export class RedisQueueAdmin {
   async listDeadLetters(): Promise<DeadLetter[]> {
     const parts = await this.shardAdmins.over((p) => p.listDeadLetters());
     if (parts) return mergeDeadLetters(parts);
-    const [raws, infos] = await this.connection.run(() =>
-      Promise.all([this.redis.hgetallBuffer(this.keys.dead), this.redis.hgetall(this.keys.deadInfo)]),
-    );
-    const letters: DeadLetter[] = [];
-    for (const [id, raw] of Object.entries(raws)) {
-      let info: { reason?: string; source?: string; at?: number; stalls?: number } = {};
-      try {
-        info = JSON.parse(infos[id] ?? '{}') as typeof info;
-      } catch {
-        info = { reason: 'dead-letter info unreadable' };
-      }
-      letters.push({
-        id,
-        raw,
-        reason: info.reason ?? 'unknown',
-        source: info.source === 'feed' || info.source === 'takeover' ? info.source : 'queue',
-        at: new Date(info.at ?? 0),
-        ...(typeof info.stalls === 'number' ? { stalls: info.stalls } : {}),
-      });
-    }
-    return letters.sort((a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id));
+    return readDeadLetters(this.connection, this.keys);
   }
 
   /**
@@ -152,6 +134,8 @@ export class RedisQueueAdmin {
    * @throws {@link InvalidRequestError} when `repair` returns a request that cannot be stored
    */
   async requeueDeadLetters(options: RequeueDeadLettersOptions = {}): Promise<{ requeued: number; skipped: number }> {
+    const parts = await this.shardAdmins.over((p) => p.requeueDeadLetters(options)); // each letter back in its own shard
+    if (parts) return parts.reduce((a, r) => ({ requeued: a.requeued + r.requeued, skipped: a.skipped + r.skipped }));
     const wanted = options.ids ? new Set(options.ids) : undefined;
     const letters = (await this.listDeadLetters()).filter((l) => !wanted || wanted.has(l.id));
     let requeued = 0;
@@ -285,6 +269,7 @@ export class RedisQueueAdmin {
    * @throws {@link TakeoverSourceChangedError} when a list frontier keeps changing (Scrapy still running)
    */
   async takeOverScrapyRequests(options: TakeOverScrapyRequestsOptions): Promise<TakeOverScrapyRequestsResult> {
+    if (await this.shardAdmins.layout()) throw new UnsupportedOperationError(`request queue "${this.name}" is sharded; a takeover into a sharded queue is not supported yet: take over into an unsharded queue`);
     return takeOverScrapyRequests(this.scripts, options);
   }
 
@@ -299,14 +284,17 @@ export class RedisQueueAdmin {
    * @throws {@link InvalidOptionsError} for a lease time or renewal interval out of range (nothing written)
    */
   async openProducerLease(options: ProducerLeaseOptions = {}): Promise<ProducerLease> {
+    const sharded = await this.shardAdmins.layout(); // a sharded queue's leases live in shard 0 (every idle call asks it)
+    if (sharded) return sharded.parts[0]!.openProducerLease(options);
     const lease = await openProducerLease(this.scripts, options, (l) => this.leases.delete(l));
     this.leases.add(lease);
     return lease;
   }
 
   /** @returns the producer leases alive now (Redis time), soonest expiry first; O(log N) */
-  producerLeases(): Promise<Array<{ id: string; expiresAt: Date }>> {
-    return readProducerLeases(this.connection, this.keys);
+  async producerLeases(): Promise<Array<{ id: string; expiresAt: Date }>> {
+    const sharded = await this.shardAdmins.layout();
+    return sharded ? sharded.parts[0]!.producerLeases() : readProducerLeases(this.connection, this.keys);
   }
 
   /**
@@ -315,12 +303,17 @@ export class RedisQueueAdmin {
    * @returns oldest failure first
    * @throws {@link InvalidOptionsError} for a limit or offset out of range
    */
-  failed(options: ListFailedOptions = {}): Promise<FailedRequest[]> {
+  async failed(options: ListFailedOptions = {}): Promise<FailedRequest[]> {
+    const parts = await this.shardAdmins.over((p) => p.failed({ ...options, offset: 0, limit: Math.min(10_000, (options.offset ?? 0) + (options.limit ?? 100)) }));
+    if (parts) return mergeFailed(parts, options.offset ?? 0, options.limit ?? 100);
     return listFailed(this.scripts, options);
   }
 
   /** @returns how many requests are in the failed index (O(1)) */
-  failedCount = (): Promise<number> => this.connection.run(() => this.redis.zcard(this.keys.failed));
+  async failedCount(): Promise<number> {
+    const parts = await this.shardAdmins.over((p) => p.failedCount());
+    return parts ? parts.reduce((a, n) => a + n, 0) : this.connection.run(() => this.redis.zcard(this.keys.failed));
+  }
 
   /**
    * Puts failed requests back into the queue: pending at the tail, `retryCount` 0, `handledAt` removed,
@@ -329,8 +322,9 @@ export class RedisQueueAdmin {
    * @param options - `ids` (default: all), `clearErrorMessages`
    * @returns counts: requeued, alreadyQueued (re-added since), skipped (stored JSON not a request), missing
    */
-  requeueFailed(options: RequeueFailedOptions = {}): Promise<{ requeued: number; alreadyQueued: number; skipped: number; missing: number }> {
-    return requeueFailed(this.scripts, options);
+  async requeueFailed(options: RequeueFailedOptions = {}): Promise<{ requeued: number; alreadyQueued: number; skipped: number; missing: number }> {
+    const parts = await this.shardAdmins.over((p) => p.requeueFailed(options));
+    return parts ? sumCounts(parts) : requeueFailed(this.scripts, options);
   }
 
   private optionalKeys = (): string[] => [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases];
@@ -338,6 +332,7 @@ export class RedisQueueAdmin {
   /** Releases the producer leases this admin opened, then closes the connection if this admin created it from a URL. */
   async close(): Promise<void> {
     await Promise.all([...this.leases].map((lease) => lease.release().catch(() => undefined)));
+    await this.shardAdmins.closeFound((p) => p.close());
     await this.connection.close();
   }
 }

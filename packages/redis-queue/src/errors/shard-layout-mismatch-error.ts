@@ -6,7 +6,7 @@ export interface ShardLayout {
   shardBy: 'host' | 'uniqueKey';
 }
 
-/** A queue was opened with a `shards` count (or, with shards > 1, a `shardBy` rule) other than the one it was created
+/** A queue was opened with a `shards` count (or, with more than one shard, a `shardBy` rule) other than the one it was created
  * with; nothing was written. Its requests are spread by the recorded layout, so another one would look for them in
  * the wrong shards. */
 export class ShardLayoutMismatchError extends RedisQueueError {

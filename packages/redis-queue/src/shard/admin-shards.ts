@@ -35,6 +35,11 @@ export class AdminShards<A> {
     return this.found;
   }
 
+  /** Runs `op` (close) on the shards' admins made so far. @param op - the operation */
+  async closeFound(op: (shard: A) => Promise<void>): Promise<void> {
+    if (this.found) await Promise.all(this.found.parts.map(op));
+  }
+
   /** Runs `op` on every shard's admin. @param op - the operation @returns the answers, or undefined when unsharded */
   async over<T>(op: (shard: A) => Promise<T>): Promise<T[] | undefined> {
     const found = await this.layout();

@@ -1,4 +1,5 @@
 import type { DeadLetter, RedisQueueStats } from '../admin/admin-types.js';
+import type { FailedRequest } from '../admin/failed-requests.js';
 
 // How the admin of a sharded queue combines its shards' answers (RedisQueueAdmin asks one sub-admin per shard).
 
@@ -31,4 +32,17 @@ export function mergeMemory(parts: ReadonlyArray<{ bytes: number; byKey: Record<
 /** @param parts - each shard's dead letters @returns all of them, oldest first */
 export function mergeDeadLetters(parts: readonly DeadLetter[][]): DeadLetter[] {
   return parts.flat().sort((a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id));
+}
+
+/** @param parts - each shard's failed requests (each its first offset + limit) @param offset - skip @param limit - keep
+ * @returns the page of all shards' failed requests, oldest failure first */
+export function mergeFailed(parts: readonly FailedRequest[][], offset: number, limit: number): FailedRequest[] {
+  return parts.flat().sort((a, b) => a.failedAt.getTime() - b.failedAt.getTime()).slice(offset, offset + limit);
+}
+
+/** @param parts - each shard's counts @returns the counts summed field by field */
+export function sumCounts<T extends Record<string, number>>(parts: readonly T[]): T {
+  const out: Record<string, number> = {};
+  for (const part of parts) for (const [k, v] of Object.entries(part)) out[k] = (out[k] ?? 0) + v;
+  return out as T;
 }

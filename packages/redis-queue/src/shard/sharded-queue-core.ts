@@ -40,7 +40,7 @@ export class ShardedQueueCore implements QueueCoreApi {
   private readonly held = new Set<string>();
 
   /**
-   * @param ctx - connection and settings (`shards` > 1)
+   * @param ctx - connection and settings (`shards` above 1)
    * @param id - the queue id (name)
    * @param clientKey - lock owner
    * @throws {@link InvalidOptionsError} for a queue id that cannot be part of a key or looks like a shard's
@@ -198,7 +198,7 @@ export class ShardedQueueCore implements QueueCoreApi {
       if (group) group.push(i);
       else groups.set(s, [i]);
     });
-    const out: ProcessedRequest[] = new Array(keyed.length);
+    const out = new Array<ProcessedRequest>(keyed.length);
     await Promise.all(
       [...groups].map(async ([s, indexes]) => {
         const processed = await this.cores[s]!.add(

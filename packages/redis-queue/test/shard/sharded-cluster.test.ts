@@ -61,7 +61,7 @@ describe(`sharded queue (shards: ${SHARDS}) on a 3-master Redis Cluster`, () => 
         expect(n / 3000, `${shardBy}: ${counts.join(' / ')}`).toBeLessThanOrEqual(0.45);
       }
       expect((await client.get())?.totalRequestCount).toBe(3000);
-      const admin = new RedisQueueAdmin({ redis: redis as unknown as RedisConnection, keyPrefix, name });
+      const admin = new RedisQueueAdmin({ redis: redis, keyPrefix, name });
       expect((await admin.stats()).total).toBe(3000);
       await admin.dropHashTag();
     }
@@ -83,7 +83,7 @@ describe(`sharded queue (shards: ${SHARDS}) on a 3-master Redis Cluster`, () => 
 
   async function withFleet(config: WorkerConfig, body: (fleet: Fleet, admin: RedisQueueAdmin) => Promise<void>): Promise<void> {
     const fleet = new Fleet(config);
-    const admin = new RedisQueueAdmin({ redis: redis as unknown as RedisConnection, keyPrefix: config.keyPrefix, name: config.queueName });
+    const admin = new RedisQueueAdmin({ redis: redis, keyPrefix: config.keyPrefix, name: config.queueName });
     let failed = true;
     try {
       await body(fleet, admin);

@@ -86,8 +86,7 @@ describe('sharded queue (shards: S) on one standalone Redis', () => {
     expect(other.items).toHaveLength(0);
     expect(other.queueHasLockedRequests).toBe(true);
     expect((await b.getRequest(head.items[0]!.id))?.url).toBe('https://h1.example/1');
-    const request = (await a.getRequest(head.items[0]!.id))!;
-    await a.updateRequest({ ...request, handledAt: new Date().toISOString() });
+    await a.updateRequest({ ...hostReq(1, 1), id: head.items[0]!.id, handledAt: new Date().toISOString() });
     const done = await b.listAndLockHead({ limit: 5, lockSecs: 60 });
     expect(done.queueHasLockedRequests).toBe(false);
     const info = await b.get();
@@ -146,5 +145,31 @@ describe('sharded queue (shards: S) on one standalone Redis', () => {
     await admin.dropHashTag();
     for (let s = 0; s < 4; s++) expect(await w.redis.exists(shardQueueKeys(w.keyPrefix, w.name, s, 4).data)).toBe(0);
     expect(await w.redis.exists(queueKeys(w.keyPrefix, w.name).meta)).toBe(0);
+  });
+
+  it('admin leases keep every client of a sharded queue open; failed requests and takeover over shards', async () => {
+    const w = fresh(4, 'uniqueKey');
+    const c = await w.client('c');
+    const admin = w.admin();
+    const lease = await admin.openProducerLease({ leaseSecs: 30 });
+    expect((await c.listAndLockHead({ limit: 5, lockSecs: 60 })).queueHasLockedRequests).toBe(true);
+    expect(await admin.producerLeases()).toHaveLength(1);
+    await lease.release();
+    expect((await c.listAndLockHead({ limit: 5, lockSecs: 60 })).queueHasLockedRequests).toBe(false);
+    await c.batchAddRequests(Array.from({ length: 12 }, (_, i) => hostReq(2, i)));
+    const head = await c.listAndLockHead({ limit: 12, lockSecs: 60 });
+    let items = head.items;
+    while (items.length < 12) items = [...items, ...(await c.listAndLockHead({ limit: 12, lockSecs: 60 })).items];
+    for (const item of items) {
+      const n = item.url.slice('https://h2.example/'.length);
+      // Crawlee's error-handler state (5): failed for good.
+      await c.updateRequest({ ...hostReq(2, n), userData: { __crawlee: { state: 5 } }, id: item.id, handledAt: new Date().toISOString() });
+    }
+    expect(await admin.failedCount()).toBe(12);
+    expect(await admin.failed({ limit: 5, offset: 10 })).toHaveLength(2);
+    expect((await admin.requeueFailed()).requeued).toBe(12);
+    expect(await admin.stats()).toMatchObject({ total: 12, pending: 12, handled: 0 });
+    await expect(admin.takeOverScrapyRequests({ key: 'x:requests' })).rejects.toThrow(/sharded/);
+    await admin.close();
   });
 });
