@@ -1,6 +1,9 @@
 // A sharded queue (shards: 12) on a local 3-master Redis Cluster: the shards and the requests spread over every
 // master, and worker processes crawl through the cluster exactly once, also with one worker SIGKILLed.
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { startRedisCluster, type RedisClusterHandle } from '@crawlee-distributed/test-utils';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,14 +18,30 @@ import { inFlight, summarize } from '../multiprocess/worker-log.js';
 const SHARDS = 12;
 const MAX = 1000;
 
+const SITE_PAGES = 400;
+const SITE_HOSTS = 12;
+const SITE_WORKER = fileURLToPath(new URL('./site-worker.mjs', import.meta.url));
+
 let cluster: RedisClusterHandle;
 let redis: Cluster;
+let site: Server;
+/** Page n of the loopback site, on host 127.0.0.<1 + n % 12>: one server answers every loopback address. */
+const pageUrl = (n: number) => `http://127.0.0.${1 + (n % SITE_HOSTS)}:${(site.address() as AddressInfo).port}/p/${n}`;
 beforeAll(async () => {
   cluster = await startRedisCluster({ masters: 3 });
   redis = new Cluster(cluster.nodes);
+  // A binary tree of pages: page n links to 2n and 2n + 1, so every page is reached from page 1 exactly by links.
+  site = createServer((req, res) => {
+    const n = Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1]);
+    if (!(n >= 1 && n <= SITE_PAGES)) return void res.writeHead(404).end();
+    const links = [2 * n, 2 * n + 1].filter((m) => m <= SITE_PAGES).map((m) => `<a href="${pageUrl(m)}">${m}</a>`);
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><h1>${n}</h1>${links.join(' ')}</body></html>`);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '0.0.0.0', resolve));
 }, 60_000);
 afterAll(async () => {
   redis?.disconnect();
+  await new Promise((resolve) => site?.close(resolve));
   await cluster?.stop();
 });
 
@@ -55,6 +74,7 @@ describe(`sharded queue (shards: ${SHARDS}) on a 3-master Redis Cluster`, () => 
       });
       await client.batchAddRequests(requests);
       const counts = await requestsPerMaster(keyPrefix, name);
+      console.log(`shards: ${SHARDS}, shardBy ${shardBy}: requests per master ${counts.join(' / ')} of 3000`);
       expect(counts.reduce((a, b) => a + b, 0)).toBe(3000);
       for (const n of counts) {
         expect(n / 3000, `${shardBy}: ${counts.join(' / ')}`).toBeGreaterThanOrEqual(0.2);
@@ -81,8 +101,8 @@ describe(`sharded queue (shards: ${SHARDS}) on a 3-master Redis Cluster`, () => 
     queueOptions: { shards: SHARDS, shardBy: 'uniqueKey' },
   });
 
-  async function withFleet(config: WorkerConfig, body: (fleet: Fleet, admin: RedisQueueAdmin) => Promise<void>): Promise<void> {
-    const fleet = new Fleet(config);
+  async function withFleet(config: WorkerConfig, body: (fleet: Fleet, admin: RedisQueueAdmin) => Promise<void>, script?: string): Promise<void> {
+    const fleet = new Fleet(config, script);
     const admin = new RedisQueueAdmin({ redis: redis, keyPrefix: config.keyPrefix, name: config.queueName });
     let failed = true;
     try {
@@ -133,8 +153,7 @@ describe(`sharded queue (shards: ${SHARDS}) on a 3-master Redis Cluster`, () => 
       victim!.child.kill('SIGKILL');
       const killedAt = Date.now();
       await victim!.exited;
-      const owners = (await admin.lockExpiries()).locked;
-      expect(owners).toBeGreaterThan(0);
+      expect((await admin.lockExpiries()).locked).toBeGreaterThan(0);
       const survivors = workers.filter((w) => w !== victim);
       const codes = await Promise.race([
         Promise.all(survivors.map((w) => w.exited)),
@@ -156,5 +175,77 @@ describe(`sharded queue (shards: ${SHARDS}) on a 3-master Redis Cluster`, () => 
       for (const log of survivorLogs) for (const [i, ts] of log.starts) expect(ts.length, `request ${i}`).toBe(1);
       expect(await admin.stats()).toEqual({ total: MAX, pending: 0, locked: 0, handled: MAX, deadLetters: 0 });
     });
+  });
+
+  const siteConfig = (lockSecs: number): WorkerConfig => ({
+    ...fleetConfig(lockSecs),
+    max: SITE_PAGES,
+    startUrl: pageUrl(1),
+    queueName: 'site',
+    // Crawlee's default uniqueKey is the URL, so by host (the default rule) each host's pages share one shard.
+    queueOptions: { shards: SHARDS },
+  });
+
+  it('three CheerioCrawler processes crawl a 12-host site through the cluster: every page exactly once', { timeout: 180_000 }, async () => {
+    await withFleet(
+      siteConfig(10),
+      async (fleet, admin) => {
+        await fleet.startTogether(3);
+        const codes = await fleet.waitAll(150_000);
+        const logs = fleet.logs();
+        expect(codes, fleet.describe()).toEqual([0, 0, 0]);
+        expect(logs.flatMap((l) => l.errors)).toEqual([]);
+        const summary = summarize(logs, SITE_PAGES);
+        expect(summary.missing).toEqual([]);
+        expect(summary.startedTwice).toEqual([]);
+        expect(logs.flatMap((l) => l.failed)).toEqual([]);
+        for (const log of logs) expect(log.finishedAt!).toBeGreaterThanOrEqual(summary.lastDoneAt);
+        expect(await admin.stats()).toEqual({ total: SITE_PAGES, pending: 0, locked: 0, handled: SITE_PAGES, deadLetters: 0 });
+        // Each host's pages are in one shard, and the hosts' shards are on every master.
+        const perMaster = await requestsPerMaster(fleet.config.keyPrefix, 'site');
+        for (const n of perMaster) expect(n, perMaster.join(' / ')).toBeGreaterThan(0);
+      },
+      SITE_WORKER,
+    );
+  });
+
+  it('the same crawl with one CheerioCrawler SIGKILLed mid-crawl: every page done, only its in-flight pages twice', { timeout: 180_000 }, async () => {
+    await withFleet(
+      { ...siteConfig(3), handlerMs: 20 },
+      async (fleet, admin) => {
+        const workers = await fleet.startTogether(3);
+        let victim: (typeof workers)[number] | undefined;
+        await waitUntil(
+          () => {
+            if (summarize(fleet.logs(), SITE_PAGES).totalDone < SITE_PAGES * 0.25) return false;
+            victim = workers.reduce((a, b) => (inFlight(a.log()).length >= inFlight(b.log()).length ? a : b));
+            return inFlight(victim.log()).length > 0;
+          },
+          120_000,
+          '25% of the pages done and a worker inside a handler',
+          5,
+        );
+        victim!.child.kill('SIGKILL');
+        const killedAt = Date.now();
+        await victim!.exited;
+        expect((await admin.lockExpiries()).locked).toBeGreaterThan(0);
+        const survivors = workers.filter((w) => w !== victim);
+        const codes = await Promise.race([
+          Promise.all(survivors.map((w) => w.exited)),
+          new Promise((_, reject) => setTimeout(() => reject(new Error(`survivors did not finish\n${fleet.describe()}`)), 120_000)),
+        ]);
+        expect(codes, fleet.describe()).toEqual([0, 0]);
+        const victimLog = victim!.log();
+        const survivorLogs = survivors.map((w) => w.log());
+        expect(survivorLogs.flatMap((l) => l.errors)).toEqual([]);
+        const summary = summarize([victimLog, ...survivorLogs], SITE_PAGES);
+        expect(summary.missing).toEqual([]);
+        for (const i of summary.startedTwice) expect(victimLog.starts.get(i)![0]!, `page ${i}`).toBeLessThan(killedAt);
+        for (const i of inFlight(victimLog)) expect(survivorLogs.some((l) => l.dones.has(i)), `page ${i}`).toBe(true);
+        for (const log of survivorLogs) for (const [i, ts] of log.starts) expect(ts.length, `page ${i}`).toBe(1);
+        expect(await admin.stats()).toEqual({ total: SITE_PAGES, pending: 0, locked: 0, handled: SITE_PAGES, deadLetters: 0 });
+      },
+      SITE_WORKER,
+    );
   });
 });
