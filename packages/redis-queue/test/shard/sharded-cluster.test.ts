@@ -25,7 +25,7 @@ const SITE_WORKER = fileURLToPath(new URL('./site-worker.mjs', import.meta.url))
 let cluster: RedisClusterHandle;
 let redis: Cluster;
 let site: Server;
-/** Page n of the loopback site, on host 127.0.0.<1 + n % 12>: one server answers every loopback address. */
+/** Page n of the loopback site, on host 127.0.0.(1 + n % 12): one server answers every loopback address. */
 const pageUrl = (n: number) => `http://127.0.0.${1 + (n % SITE_HOSTS)}:${(site.address() as AddressInfo).port}/p/${n}`;
 beforeAll(async () => {
   cluster = await startRedisCluster({ masters: 3 });

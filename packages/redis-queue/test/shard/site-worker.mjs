@@ -5,6 +5,7 @@
 // plus `startUrl`.
 import { appendFileSync, existsSync } from 'node:fs';
 import process from 'node:process';
+import { URL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CheerioCrawler, Configuration } from 'crawlee';
 import { Cluster } from 'ioredis';
