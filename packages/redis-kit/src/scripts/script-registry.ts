@@ -28,6 +28,11 @@ export interface ScriptRegistry<Name extends string> {
    * @param keys - KEYS
    * @param args - ARGV */
   runBuffer(redis: RedisConnection, name: Name, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown>;
+  /** Defines every script on a connection now (done by the first call otherwise). Call it before the connection's
+   * first command: with auto-pipelining, a pipeline copies the connection's commands when it is created, so a script
+   * defined while a pipeline is pending is missing from it ("pipeline[functionName] is not a function").
+   * @param redis - the connection */
+  define(redis: RedisConnection): void;
 }
 
 /** Options of {@link createScriptRegistry}. */
@@ -101,5 +106,9 @@ export function createScriptRegistry<Name extends string>(options: ScriptRegistr
     commandName: (name) => names.get(name)!,
     run: (redis, name, keys, args) => call(redis, name, keys, args, false),
     runBuffer: (redis, name, keys, args) => call(redis, name, keys, args, true),
+    define: (redis) => {
+      ensureDefined(redis);
+      if (isCluster(redis)) ensureFixed(redis);
+    },
   };
 }

@@ -18,7 +18,7 @@ import requeueFailed from '../lua/requeue-failed.lua';
 import takeOverScrapyBatch from '../lua/take-over-scrapy-batch.lua';
 import updateRequest from '../lua/update-request.lua';
 import { PACKAGE_VERSION } from '../version.js';
-import type { RedisConnection } from './connection.js';
+import type { RedisConnection } from '@crawlee-distributed/redis-kit';
 
 export type { ScriptArg } from '@crawlee-distributed/redis-kit';
 
@@ -100,4 +100,13 @@ export function runScript(redis: RedisConnection, name: ScriptName, keys: readon
  */
 export function runScriptBuffer(redis: RedisConnection, name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
   return registry.runBuffer(redis, name, keys, args);
+}
+
+/**
+ * Defines every queue script on a connection before its first command (see the kit's `ScriptRegistry.define`: an
+ * auto-pipeline created before a script is defined lacks it).
+ * @param redis - the connection
+ */
+export function defineScripts(redis: RedisConnection): void {
+  registry.define(redis);
 }
