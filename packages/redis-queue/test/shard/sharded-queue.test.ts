@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import type { QueueCore } from '../../src/queue/queue-core.js';
 import { slotOf } from '@crawlee-distributed/redis-kit';
 import { ShardLayoutMismatchError } from '../../src/errors/shard-layout-mismatch-error.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
@@ -171,5 +172,32 @@ describe('sharded queue (shards: S) on one standalone Redis', () => {
     expect(await admin.stats()).toMatchObject({ total: 12, pending: 12, handled: 0 });
     await expect(admin.takeOverScrapyRequests({ key: 'x:requests' })).rejects.toThrow(/sharded/);
     await admin.close();
+  });
+
+  it('the busy path asks one shard per call; empty shards are asked again only when nothing is found elsewhere', async () => {
+    const w = fresh(12);
+    const c = await w.client('c');
+    // Work in two shards only: two hosts whose shards differ.
+    const shardOfHost = (h: number) => shardOf(`https://h${h}.example/`, 12, 'host');
+    const h1 = 1;
+    const h2 = [2, 3, 4, 5, 6, 7, 8].find((h) => shardOfHost(h) !== shardOfHost(h1))!;
+    await c.batchAddRequests([...Array.from({ length: 30 }, (_, i) => hostReq(h1, i)), ...Array.from({ length: 30 }, (_, i) => hostReq(h2, i))]);
+    const cores = (c as unknown as { core: { cores: QueueCore[] } }).core.cores;
+    const spies = cores.map((core) => vi.spyOn(core, 'lockHead'));
+    const got: string[] = [];
+    for (let i = 0; i < 60; i++) got.push(...(await c.listAndLockHead({ limit: 1, lockSecs: 60 })).items.map((item) => item.id));
+    expect(new Set(got).size).toBe(60);
+    const calls = spies.reduce((a, spy) => a + spy.mock.calls.length, 0);
+    // 60 locks: without the empty-shard hint every call after a lock would start at the next (empty) shard and walk
+    // up to 10 empty shards first (hundreds of calls); with it, the first sweep finds the empty ones and then about
+    // one call per lock.
+    expect(calls).toBeLessThan(60 + 2 * 12);
+    // Drained: the next call asks every shard (so it can say that nothing is locked or leased anywhere).
+    for (const spy of spies) spy.mockClear();
+    const empty = await c.listAndLockHead({ limit: 1, lockSecs: 60 });
+    expect(empty.items).toHaveLength(0);
+    expect(empty.queueHasLockedRequests).toBe(true); // this client holds 60 locks
+    expect(spies.every((spy) => spy.mock.calls.length === 1)).toBe(true);
+    for (const spy of spies) spy.mockRestore();
   });
 });
