@@ -3,6 +3,7 @@ import type { QueueCore } from '../../src/queue/queue-core.js';
 import { slotOf } from '@crawlee-distributed/redis-kit';
 import { ShardLayoutMismatchError } from '../../src/errors/shard-layout-mismatch-error.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
+import { InvalidRequestError } from '../../src/errors/invalid-request-error.js';
 import { queueKeys } from '../../src/redis/keys.js';
 import { shardQueueKeys, shardTag } from '../../src/shard/shard-keys.js';
 import { shardOf } from '../../src/shard/shard-of.js';
@@ -199,5 +200,24 @@ describe('sharded queue (shards: S) on one standalone Redis', () => {
     expect(empty.queueHasLockedRequests).toBe(true); // this client holds 60 locks
     expect(spies.every((spy) => spy.mock.calls.length === 1)).toBe(true);
     for (const spy of spies) spy.mockRestore();
+  });
+
+  it('two layouts racing to create one queue: one wins, every client of the other gets the typed error', async () => {
+    const w = fresh(4);
+    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => w.client(`c${i}`, { shards: i % 2 === 0 ? 4 : 2 })));
+    const won = results.map((r, i) => (r.status === 'fulfilled' ? (i % 2 === 0 ? 4 : 2) : 0)).filter((n) => n > 0);
+    expect(won).toHaveLength(4);
+    expect(new Set(won).size).toBe(1);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ShardLayoutMismatchError);
+  });
+
+  it('a batch with one bad request writes nothing in any shard', async () => {
+    const w = fresh(4, 'uniqueKey');
+    const c = await w.client('c');
+    const batch = [...Array.from({ length: 20 }, (_, i) => hostReq(1, i)), { url: 'https://h1.example/bad', uniqueKey: 'https://h1.example/bad', userData: { f: () => 1 } }];
+    await expect(c.batchAddRequests(batch as never)).rejects.toBeInstanceOf(InvalidRequestError);
+    const sizes = await Promise.all(Array.from({ length: 4 }, (_, s) => w.redis.hlen(shardQueueKeys(w.keyPrefix, w.name, s, 4).data)));
+    expect(sizes).toEqual([0, 0, 0, 0]);
+    expect((await c.get())?.totalRequestCount).toBe(0);
   });
 });
