@@ -129,12 +129,11 @@ const lines = [
   'Reading it: with `shards: 12` the load is spread over the three masters (each master owns 4 of the 12 shards: the',
   'shard tags are placed on evenly spaced slot ranges, src/shard/shard-keys.ts); with `shards: 1` one master carries',
   'it all. On this 2-core machine the workers and the three Redis processes share the same cores, so req/s shows the',
-  'machine, not the cluster: the per-master CPU column is what scales out when masters are on their own machines.
-The sharded queue costs more Redis CPU in total per request (about 49-64 µs against 39-48 µs here): part is each
-idle master's own housekeeping over the run (about 2.5 µs per request on the masters that hold nothing with
-shards: 1), the rest is real: the updates and prolongs of one event-loop turn are batched per shard (up to 12 script
-calls where one queue makes one), and a worker whose current shard is empty asks the next ones (commands per
-request 8.8-9.0 against 8.3-8.4).',
+  'machine, not the cluster: the per-master CPU column is what scales out when masters are on their own machines.',
+  "The sharded queue costs more Redis CPU in total per request (compare the totals): part is each idle master's own",
+  'housekeeping over the run (what the masters that hold nothing show with shards: 1), the rest is real: the updates',
+  'and prolongs of one event-loop turn are batched per shard (up to 12 script calls where one queue makes one), and a',
+  'worker whose current shard is empty asks the next ones (see the commands per request).',
   '',
 ];
 const text = lines.join('\n');
