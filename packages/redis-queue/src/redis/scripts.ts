@@ -1,6 +1,6 @@
 import { createScriptRegistry, type ScriptArg } from '@crawlee-distributed/redis-kit';
 import addRequests from '../lua/add-requests.lua';
-import claimShardCount from '../lua/claim-shard-count.lua';
+import claimShardLayout from '../lua/claim-shard-layout.lua';
 import createQueue from '../lua/create-queue.lua';
 import deadLetterRequest from '../lua/dead-letter-request.lua';
 import deleteRequest from '../lua/delete-request.lua';
@@ -28,7 +28,7 @@ const registry = createScriptRegistry({
   version: PACKAGE_VERSION,
   scripts: {
     addRequests,
-    claimShardCount,
+    claimShardLayout,
     createQueue,
     deadLetterRequest,
     deleteRequest,
@@ -51,7 +51,7 @@ const registry = createScriptRegistry({
 /** Name of a queue operation script. */
 export type ScriptName =
   | 'addRequests'
-  | 'claimShardCount'
+  | 'claimShardLayout'
   | 'createQueue'
   | 'deadLetterRequest'
   | 'deleteRequest'

@@ -1,6 +1,6 @@
 import type { ConnectionHandle } from '../redis/connection.js';
 import type { QueueKeys } from '../redis/keys.js';
-import { readShardLayout } from './shard-count.js';
+import { readShardLayout } from './shard-layout.js';
 import { allShardKeys } from './shard-keys.js';
 import type { ShardBy } from './shard-of.js';
 

@@ -27,7 +27,7 @@ import { UnsupportedOperationError } from '../errors/unsupported-operation-error
 import type { QueueContext } from '../queue/queue-context.js';
 import { QueueCore } from '../queue/queue-core.js';
 import type { QueueCoreApi } from '../queue/queue-core-api.js';
-import { claimShardCount } from '../shard/shard-count.js';
+import { claimShardLayout } from '../shard/shard-layout.js';
 import { assertNotShardName } from '../shard/shard-keys.js';
 import { ShardedQueueCore } from '../shard/sharded-queue-core.js';
 import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
@@ -93,7 +93,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   async ensureCreated(name: string | undefined): Promise<void> {
     // Before any shard is written: another shard count for an existing queue is refused (ShardLayoutMismatchError).
     assertNotShardName(this.id);
-    await claimShardCount(this.ctx.connection, this.ctx.keyPrefix, this.id, { shards: this.ctx.shards, shardBy: this.ctx.shardBy });
+    await claimShardLayout(this.ctx.connection, this.ctx.keyPrefix, this.id, { shards: this.ctx.shards, shardBy: this.ctx.shardBy });
     await this.core.ensureCreated(name);
   }
 

@@ -6,7 +6,7 @@ import { defineCliCommand } from '../define-command.js';
 import { CliUsageError } from '../errors/cli-usage-error.js';
 import { keyValues } from '../format.js';
 import { readLines } from '../read-lines.js';
-import { readShardLayout } from '../../shard/shard-count.js';
+import { readShardLayout } from '../../shard/shard-layout.js';
 
 /**
  * `crawlee-redis seed <queue> [file|-]`: adds start URLs (the start-URL feed formats), deduplicated by uniqueKey.

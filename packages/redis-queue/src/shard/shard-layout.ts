@@ -14,13 +14,13 @@ import { runScript } from '../redis/scripts.js';
  * @param layout - the layout the caller opens it with
  * @throws {@link ShardLayoutMismatchError} when the queue has another layout (nothing written)
  */
-export async function claimShardCount(connection: ConnectionHandle, keyPrefix: string, queueId: string, layout: ShardLayout): Promise<void> {
+export async function claimShardLayout(connection: ConnectionHandle, keyPrefix: string, queueId: string, layout: ShardLayout): Promise<void> {
   const meta = queueKeys(keyPrefix, queueId).meta;
   let reply: unknown[];
   try {
-    reply = (await connection.run(() => runScript(connection.redis, 'claimShardCount', [meta], [layout.shards, layout.shardBy]))) as unknown[];
+    reply = (await connection.run(() => runScript(connection.redis, 'claimShardLayout', [meta], [layout.shards, layout.shardBy]))) as unknown[];
   } catch (error) {
-    throw mapScriptError(error, `request queue "${queueId}" claimShardCount`);
+    throw mapScriptError(error, `request queue "${queueId}" claimShardLayout`);
   }
   const recorded: ShardLayout = { shards: Number(reply[0]), shardBy: String(reply[1]) === 'uniqueKey' ? 'uniqueKey' : 'host' };
   if (recorded.shards !== layout.shards || (layout.shards > 1 && recorded.shardBy !== layout.shardBy)) {
