@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisQueueAdmin } from '../../src/index.js';
 import type { RedisConnection } from '../../src/redis/connection.js';
 import { shardQueueKeys } from '../../src/shard/shard-keys.js';
+import { ConnectionHandle } from '../../src/redis/connection.js';
+import { runScript } from '../../src/redis/scripts.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import { Fleet, waitUntil, type WorkerConfig } from '../multiprocess/fleet.js';
@@ -84,6 +86,26 @@ describe(`sharded queue (shards: ${SHARDS}) on a 3-master Redis Cluster`, () => 
       const admin = new RedisQueueAdmin({ redis: redis, keyPrefix, name });
       expect((await admin.stats()).total).toBe(3000);
       await admin.dropHashTag();
+    }
+  });
+
+  it('scripts on keys of different masters in one event-loop turn, through an auto-pipelining Cluster client', async () => {
+    // ioredis groups an auto-pipelined command by the slot of its first argument; a script called as
+    // (numberOfKeys, ...keys) would be grouped by the slot of "8" and fail with "All keys in the pipeline should belong
+    // to the same slots allocation group". The kit gives each key count a command whose first argument is a key.
+    const auto = new Cluster(cluster.nodes, { enableAutoPipelining: true });
+    try {
+      const handle = new ConnectionHandle(auto as unknown as RedisConnection);
+      const keyPrefix = `shp-${randomUUID().slice(0, 8)}`;
+      // A plain command first (what the admin's layout read does), then 12 scripts at once on 12 shards' keys.
+      await auto.get(`${keyPrefix}:nothing`);
+      const metas = Array.from({ length: SHARDS }, (_, s) => shardQueueKeys(keyPrefix, 'p', s, SHARDS).meta);
+      const created = await Promise.all(metas.map((meta) => handle.run(() => runScript(auto as unknown as RedisConnection, 'createQueue', [meta], ['p', 'p', '0']))));
+      expect(created.map(Number)).toEqual(metas.map(() => 1));
+      for (const meta of metas) expect(await redis.hget(meta, 'id')).toBe('p');
+      await Promise.all(metas.map((meta) => redis.del(meta)));
+    } finally {
+      auto.disconnect();
     }
   });
 
