@@ -95,7 +95,7 @@ describe(`sharded queue (shards: ${SHARDS}) on a 3-master Redis Cluster`, () => 
     // to the same slots allocation group". The kit gives each key count a command whose first argument is a key.
     const auto = new Cluster(cluster.nodes, { enableAutoPipelining: true });
     try {
-      const handle = new ConnectionHandle(auto as unknown as RedisConnection);
+      const handle = new ConnectionHandle(auto);
       const keyPrefix = `shp-${randomUUID().slice(0, 8)}`;
       // A plain command first (what the admin's layout read does), then 12 scripts at once on 12 shards' keys.
       await auto.get(`${keyPrefix}:nothing`);
