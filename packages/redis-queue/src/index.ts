@@ -62,6 +62,8 @@ export {
   ReplicasNotAcknowledgedError,
   TakeoverSourceChangedError,
   PolitenessMismatchError,
+  ShardLayoutMismatchError,
+  type ShardLayout,
 } from './errors/index.js';
 export type { DurabilityOptions } from './options/durability-option.js';
 export { maskRedisUrl } from './redis/mask-redis-url.js';

@@ -1,10 +1,14 @@
 import { permissionErrorOf } from '../connection/classify-redis-error.js';
-import type { RedisConnection } from '../connection/redis-connection.js';
+import { isCluster, type RedisConnection } from '../connection/redis-connection.js';
 
 /** An argument of a script call; Buffers are passed byte for byte. */
 export type ScriptArg = string | number | Buffer;
 
 type CommandFn = (...args: ScriptArg[]) => Promise<unknown>;
+
+/** Key counts that get a fixed-numberOfKeys command on a Cluster (queue scripts use 1 to about 20 keys; a call with
+ * more keys uses the variable form). */
+const FIXED_KEY_COUNTS = 32;
 
 /** The Lua scripts of one package, registered on connections with ioredis `defineCommand`. */
 export interface ScriptRegistry<Name extends string> {
@@ -24,6 +28,11 @@ export interface ScriptRegistry<Name extends string> {
    * @param keys - KEYS
    * @param args - ARGV */
   runBuffer(redis: RedisConnection, name: Name, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown>;
+  /** Defines every script on a connection now (done by the first call otherwise). Call it before the connection's
+   * first command: with auto-pipelining, a pipeline copies the connection's commands when it is created, so a script
+   * defined while a pipeline is pending is missing from it ("pipeline[functionName] is not a function").
+   * @param redis - the connection */
+  define(redis: RedisConnection): void;
 }
 
 /** Options of {@link createScriptRegistry}. */
@@ -62,17 +71,44 @@ export function createScriptRegistry<Name extends string>(options: ScriptRegistr
     }
     defined.add(redis);
   };
-  const call = (redis: RedisConnection, command: string, keys: readonly string[], args: readonly ScriptArg[]) => {
-    ensureDefined(redis);
+  // On a Cluster, ioredis' auto-pipelining groups a command by the slot of its first argument, which for a command
+  // defined without numberOfKeys is the key count: calls on keys of different masters then share one pipeline and
+  // fail ("All keys in the pipeline should belong to the same slots allocation group"). So on a Cluster each key
+  // count up to FIXED_KEY_COUNTS gets its own command with a fixed numberOfKeys (same Lua, same SHA), whose first
+  // argument is the first key. All are defined at once, before the first call: an auto-pipeline copies the
+  // connection's commands when it is created, so a command defined later would be missing from it.
+  const fixedDefined = new WeakSet<object>();
+  const ensureFixed = (redis: RedisConnection): void => {
+    if (fixedDefined.has(redis)) return;
+    for (const [name, command] of names) {
+      for (let n = 1; n <= FIXED_KEY_COUNTS; n++) {
+        if (typeof (redis as unknown as Record<string, unknown>)[`${command}K${n}`] !== 'function') {
+          redis.defineCommand(`${command}K${n}`, { lua: options.scripts[name], numberOfKeys: n });
+        }
+      }
+    }
+    fixedDefined.add(redis);
+  };
+  const call = (redis: RedisConnection, name: Name, keys: readonly string[], args: readonly ScriptArg[], buffers: boolean) => {
+    const cluster = isCluster(redis) && keys.length >= 1 && keys.length <= FIXED_KEY_COUNTS;
+    if (cluster) ensureFixed(redis);
+    else ensureDefined(redis);
+    const base = cluster ? `${names.get(name)!}K${keys.length}` : names.get(name)!;
+    const command = buffers ? `${base}Buffer` : base;
     const fn = (redis as unknown as Record<string, CommandFn>)[command]!;
+    const argv = cluster ? [...keys, ...args] : [keys.length, ...keys, ...args];
     // NOPERM names neither the key nor the script; we know both (EVALSHA falls back to EVAL, both need +@scripting).
-    return fn.call(redis, keys.length, ...keys, ...args).catch((error: unknown) => {
+    return fn.call(redis, ...argv).catch((error: unknown) => {
       throw permissionErrorOf(error, `script ${command}`, { keys }) ?? error;
     });
   };
   return {
     commandName: (name) => names.get(name)!,
-    run: (redis, name, keys, args) => call(redis, names.get(name)!, keys, args),
-    runBuffer: (redis, name, keys, args) => call(redis, `${names.get(name)!}Buffer`, keys, args),
+    run: (redis, name, keys, args) => call(redis, name, keys, args, false),
+    runBuffer: (redis, name, keys, args) => call(redis, name, keys, args, true),
+    define: (redis) => {
+      ensureDefined(redis);
+      if (isCluster(redis)) ensureFixed(redis);
+    },
   };
 }

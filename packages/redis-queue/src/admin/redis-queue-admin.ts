@@ -1,17 +1,23 @@
 import { encodeRequest, requestIdOf } from '../queue/request-codec.js';
-import { ConnectionHandle, isCluster, type RedisConnection } from '../redis/connection.js';
+import { ConnectionHandle, type RedisConnection } from '../redis/connection.js';
 import { numberOption } from '../options/option-ranges.js';
 import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { QueueScripts } from '../queue/queue-scripts.js';
 import { REQUEUED } from '../queue/reply-codes.js';
-import { hashTagOf } from '@crawlee-distributed/redis-kit';
+import { unlinkHashTag } from './unlink-hash-tag.js';
 import { readCrawlStats, readQueueMemory, type CrawlStats } from '../stats/read-crawl-stats.js';
 import { readWorkers, type WorkerInfo } from '../stats/read-worker-stats.js';
 import { takeOverScrapyRequests, type TakeOverScrapyRequestsOptions, type TakeOverScrapyRequestsResult } from '../takeover/index.js';
 import { readProducerLeases } from '../lease/read-producer-leases.js';
-import { readPolitenessStats, type PolitenessStats } from '../politeness/politeness-stats.js';
+import { DEFAULT_IN_FLIGHT_TOP, readPolitenessStats, type PolitenessStats } from '../politeness/politeness-stats.js';
+import { mergePolitenessStats } from '../shard/shard-politeness.js';
 import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
 import { listFailed, requeueFailed, type FailedRequest, type ListFailedOptions, type RequeueFailedOptions } from './failed-requests.js';
+import { AdminShards } from '../shard/admin-shards.js';
+import { readDeadLetters } from './read-dead-letters.js';
+import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
+import { shardOf } from '../shard/shard-of.js';
+import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCounts, sumStats } from '../shard/shard-admin-parts.js';
 
 import type { RedisQueueAdminOptions, RedisQueueStats, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
@@ -39,20 +45,25 @@ export class RedisQueueAdmin {
   private readonly startUrlsKey: string;
   private readonly scripts: QueueScripts;
   private readonly leases = new Set<ProducerLease>();
+  /** One admin per shard of a sharded queue (src/shard/admin-shards.ts). */
+  private readonly shardAdmins: AdminShards<RedisQueueAdmin>;
 
   /**
    * @param options - connection, key prefix, queue name
+   * @param keys - internal: the keys of one shard (the admin of a sharded queue makes one sub-admin per shard)
    * @throws {@link InvalidOptionsError} for a bad name, prefix or URL
    */
-  constructor(options: RedisQueueAdminOptions) {
+  constructor(options: RedisQueueAdminOptions, keys?: QueueKeys) {
     this.keyPrefix = options.keyPrefix ?? 'crawlee';
     this.name = options.name;
-    this.keys = queueKeys(this.keyPrefix, options.name);
+    this.keys = keys ?? queueKeys(this.keyPrefix, options.name);
     this.startUrlsKey = options.startUrlsKey ?? defaultStartUrlsKey(options.name);
     numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
     this.redis = this.connection.redis;
     this.scripts = new QueueScripts(this.connection, this.keys, options.name);
+    const isRoot = this.keys.tag === queueKeys(this.keyPrefix, this.name).tag;
+    this.shardAdmins = new AdminShards(this.connection, this.keyPrefix, this.name, isRoot, (k) => new RedisQueueAdmin({ ...options, redis: this.redis }, k));
   }
 
   /**
@@ -62,6 +73,8 @@ export class RedisQueueAdmin {
    * @returns `{ locked, firstExpiresInSecs, lastExpiresInSecs }`; the two times are undefined when nothing is locked
    */
   async lockExpiries(): Promise<{ locked: number; firstExpiresInSecs?: number; lastExpiresInSecs?: number }> {
+    const parts = await this.shardAdmins.over((p) => p.lockExpiries());
+    if (parts) return mergeLockExpiries(parts);
     const [count, first, last, [secs, micros]] = await this.connection.run(() =>
       Promise.all([
         this.redis.zcard(this.keys.locks),
@@ -80,8 +93,9 @@ export class RedisQueueAdmin {
    * @param options - `top`: hosts listed in `inFlight` (1..1000, default 20)
    * @returns `enabled: false` and zeros for a queue created without politeness
    */
-  politenessStats(options: { top?: number } = {}): Promise<PolitenessStats> {
-    return readPolitenessStats(this.scripts, options.top);
+  async politenessStats({ top = DEFAULT_IN_FLIGHT_TOP }: { top?: number } = {}): Promise<PolitenessStats> {
+    const parts = await this.shardAdmins.over((p) => p.politenessStats({ top }));
+    return parts ? mergePolitenessStats(parts, top) : readPolitenessStats(this.scripts, top);
   }
 
   /**
@@ -90,6 +104,8 @@ export class RedisQueueAdmin {
    *   pending + handled), so the CLI, metrics and dashboard never show a negative count or over 100 % handled.
    */
   async stats(): Promise<RedisQueueStats> {
+    const parts = await this.shardAdmins.over((p) => p.stats());
+    if (parts) return sumStats(parts);
     const [, total, pending, handled, locked, deadLetters] = ((await this.scripts.run('queueStats', ['0'])) as unknown[]).map(Number);
     const p = Math.max(0, pending!);
     const h = Math.max(0, handled!);
@@ -99,11 +115,14 @@ export class RedisQueueAdmin {
   /** Removes every request, lock, dead letter and failed entry, resets the counters; the queue and live leases stay.
    * @returns the number of requests removed */
   async purge(): Promise<number> {
+    const parts = await this.shardAdmins.over((p) => p.purge());
+    if (parts) return parts.reduce((a, n) => a + n, 0);
     return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects] }));
   }
 
   /** Deletes the queue entirely (requests, dead letters, metadata). The start-URL feed list is left alone. */
   async drop(): Promise<void> {
+    if (await this.shardAdmins.over((p) => p.drop())) await this.connection.run(() => this.redis.del(this.keys.meta));
     await this.scripts.run('purgeQueue', ['0', '1'], { extraKeys: this.optionalKeys() });
     await this.connection.run(() => this.redis.srem(queueIndexKey(this.keyPrefix), this.name));
   }
@@ -114,27 +133,9 @@ export class RedisQueueAdmin {
    * @returns every dead letter, oldest first
    */
   async listDeadLetters(): Promise<DeadLetter[]> {
-    const [raws, infos] = await this.connection.run(() =>
-      Promise.all([this.redis.hgetallBuffer(this.keys.dead), this.redis.hgetall(this.keys.deadInfo)]),
-    );
-    const letters: DeadLetter[] = [];
-    for (const [id, raw] of Object.entries(raws)) {
-      let info: { reason?: string; source?: string; at?: number; stalls?: number } = {};
-      try {
-        info = JSON.parse(infos[id] ?? '{}') as typeof info;
-      } catch {
-        info = { reason: 'dead-letter info unreadable' };
-      }
-      letters.push({
-        id,
-        raw,
-        reason: info.reason ?? 'unknown',
-        source: info.source === 'feed' || info.source === 'takeover' ? info.source : 'queue',
-        at: new Date(info.at ?? 0),
-        ...(typeof info.stalls === 'number' ? { stalls: info.stalls } : {}),
-      });
-    }
-    return letters.sort((a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id));
+    const parts = await this.shardAdmins.over((p) => p.listDeadLetters());
+    if (parts) return mergeDeadLetters(parts);
+    return readDeadLetters(this.connection, this.keys);
   }
 
   /**
@@ -145,6 +146,8 @@ export class RedisQueueAdmin {
    * @throws {@link InvalidRequestError} when `repair` returns a request that cannot be stored
    */
   async requeueDeadLetters(options: RequeueDeadLettersOptions = {}): Promise<{ requeued: number; skipped: number }> {
+    const parts = await this.shardAdmins.over((p) => p.requeueDeadLetters(options)); // each letter back in its own shard
+    if (parts) return parts.reduce((a, r) => ({ requeued: a.requeued + r.requeued, skipped: a.skipped + r.skipped }));
     const wanted = options.ids ? new Set(options.ids) : undefined;
     const letters = (await this.listDeadLetters()).filter((l) => !wanted || wanted.has(l.id));
     let requeued = 0;
@@ -202,6 +205,8 @@ export class RedisQueueAdmin {
 
   /** @returns Redis memory of the queue's keys in bytes (`MEMORY USAGE ... SAMPLES 5` per key: O(keys)) */
   async memoryUsage(): Promise<{ bytes: number; byKey: Record<string, number> }> {
+    const parts = await this.shardAdmins.over((p) => p.memoryUsage());
+    if (parts) return mergeMemory(parts);
     return this.connection.run(() => readQueueMemory(this.redis, this.keys));
   }
 
@@ -231,6 +236,11 @@ export class RedisQueueAdmin {
    * @returns the uniqueKeys removed and the ones the queue did not hold
    */
   async forget(uniqueKeys: string[]): Promise<{ forgotten: string[]; missing: string[] }> {
+    const sharded = await this.shardAdmins.layout();
+    if (sharded) {
+      const results = await Promise.all(uniqueKeys.map((k) => sharded.parts[shardOf(k, sharded.parts.length, sharded.shardBy)]!.forget([k])));
+      return { forgotten: results.flatMap((r) => r.forgotten), missing: results.flatMap((r) => r.missing) };
+    }
     const forgotten: string[] = [];
     const missing: string[] = [];
     for (const uniqueKey of uniqueKeys) {
@@ -248,21 +258,12 @@ export class RedisQueueAdmin {
    * @returns the number of keys deleted besides the queue's own
    */
   async dropHashTag(): Promise<number> {
-    await this.drop();
-    const tag = this.keys.tag.slice(1, -1);
-    const pattern = `*${this.keys.tag.replace(/[*?[\]\\]/g, '\\$&')}*`;
-    const nodes = isCluster(this.redis) ? this.redis.nodes('master') : [this.redis];
-    let deleted = 0;
-    for (const node of nodes) {
-      let cursor = '0';
-      do {
-        const [next, found] = await this.connection.run(() => node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000));
-        cursor = next;
-        const mine = found.filter((key) => hashTagOf(key) === tag);
-        if (mine.length > 0) deleted += await this.connection.run(() => node.unlink(...mine));
-      } while (cursor !== '0');
-    }
-    return deleted;
+    // Each shard's tag, then the root's (worker stats and the recorded layout live under the root tag).
+    const inShards = await this.shardAdmins.over((p) => p.dropHashTag());
+    if (inShards) await this.connection.run(() => this.redis.del(this.keys.meta));
+    else await this.drop();
+    const deleted = await unlinkHashTag(this.connection, this.keys.tag);
+    return deleted + (inShards ?? []).reduce((a, n) => a + n, 0);
   }
 
   /**
@@ -280,6 +281,7 @@ export class RedisQueueAdmin {
    * @throws {@link TakeoverSourceChangedError} when a list frontier keeps changing (Scrapy still running)
    */
   async takeOverScrapyRequests(options: TakeOverScrapyRequestsOptions): Promise<TakeOverScrapyRequestsResult> {
+    if (await this.shardAdmins.layout()) throw new UnsupportedOperationError(`request queue "${this.name}" is sharded; a takeover into a sharded queue is not supported yet: take over into an unsharded queue`);
     return takeOverScrapyRequests(this.scripts, options);
   }
 
@@ -294,14 +296,17 @@ export class RedisQueueAdmin {
    * @throws {@link InvalidOptionsError} for a lease time or renewal interval out of range (nothing written)
    */
   async openProducerLease(options: ProducerLeaseOptions = {}): Promise<ProducerLease> {
+    const sharded = await this.shardAdmins.layout(); // a sharded queue's leases live in shard 0 (every idle call asks it)
+    if (sharded) return sharded.parts[0]!.openProducerLease(options);
     const lease = await openProducerLease(this.scripts, options, (l) => this.leases.delete(l));
     this.leases.add(lease);
     return lease;
   }
 
   /** @returns the producer leases alive now (Redis time), soonest expiry first; O(log N) */
-  producerLeases(): Promise<Array<{ id: string; expiresAt: Date }>> {
-    return readProducerLeases(this.connection, this.keys);
+  async producerLeases(): Promise<Array<{ id: string; expiresAt: Date }>> {
+    const sharded = await this.shardAdmins.layout();
+    return sharded ? sharded.parts[0]!.producerLeases() : readProducerLeases(this.connection, this.keys);
   }
 
   /**
@@ -310,12 +315,17 @@ export class RedisQueueAdmin {
    * @returns oldest failure first
    * @throws {@link InvalidOptionsError} for a limit or offset out of range
    */
-  failed(options: ListFailedOptions = {}): Promise<FailedRequest[]> {
+  async failed(options: ListFailedOptions = {}): Promise<FailedRequest[]> {
+    const parts = await this.shardAdmins.over((p) => p.failed({ ...options, offset: 0, limit: Math.min(10_000, (options.offset ?? 0) + (options.limit ?? 100)) }));
+    if (parts) return mergeFailed(parts, options.offset ?? 0, options.limit ?? 100);
     return listFailed(this.scripts, options);
   }
 
   /** @returns how many requests are in the failed index (O(1)) */
-  failedCount = (): Promise<number> => this.connection.run(() => this.redis.zcard(this.keys.failed));
+  async failedCount(): Promise<number> {
+    const parts = await this.shardAdmins.over((p) => p.failedCount());
+    return parts ? parts.reduce((a, n) => a + n, 0) : this.connection.run(() => this.redis.zcard(this.keys.failed));
+  }
 
   /**
    * Puts failed requests back into the queue: pending at the tail, `retryCount` 0, `handledAt` removed,
@@ -324,8 +334,9 @@ export class RedisQueueAdmin {
    * @param options - `ids` (default: all), `clearErrorMessages`
    * @returns counts: requeued, alreadyQueued (re-added since), skipped (stored JSON not a request), missing
    */
-  requeueFailed(options: RequeueFailedOptions = {}): Promise<{ requeued: number; alreadyQueued: number; skipped: number; missing: number }> {
-    return requeueFailed(this.scripts, options);
+  async requeueFailed(options: RequeueFailedOptions = {}): Promise<{ requeued: number; alreadyQueued: number; skipped: number; missing: number }> {
+    const parts = await this.shardAdmins.over((p) => p.requeueFailed(options));
+    return parts ? sumCounts(parts) : requeueFailed(this.scripts, options);
   }
 
   private optionalKeys = (): string[] => [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases];
@@ -333,6 +344,7 @@ export class RedisQueueAdmin {
   /** Releases the producer leases this admin opened, then closes the connection if this admin created it from a URL. */
   async close(): Promise<void> {
     await Promise.all([...this.leases].map((lease) => lease.release().catch(() => undefined)));
+    await this.shardAdmins.closeFound((p) => p.close());
     await this.connection.close();
   }
 }

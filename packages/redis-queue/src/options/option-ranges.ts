@@ -34,6 +34,8 @@ export const OPTION_RANGES = {
   'politeness.retryBackoff.factor': { min: 1, max: 100, default: 2 },
   'politeness.retryBackoff.maxSecs': { min: 0, max: 7 * 86_400, default: 300 },
   'backOffHost.delaySecs': { min: 0, max: 7 * 86_400, default: 0 },
+  // Each shard's tag is placed in its own 1/S of the 16384 slots (shard-keys.ts); 256 keeps each range 64 slots wide.
+  shards: { min: 1, max: 256, default: 1 },
 } as const;
 
 /** The name of an option with a documented range. */

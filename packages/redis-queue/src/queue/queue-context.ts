@@ -48,6 +48,10 @@ export interface QueueContext {
   readonly producerLeases: Set<ProducerLease>;
   /** Replicas that must acknowledge adds and updates (`WAIT`); undefined when off (the `durability` option). */
   readonly durability?: DurabilitySettings;
+  /** Sub-queues of each queue (`shards` option; 1: today's single hash tag). */
+  readonly shards: number;
+  /** What a request's shard is a function of (src/shard/shard-of.ts). */
+  readonly shardBy: 'host' | 'uniqueKey';
   /** Publishers of worker stats (src/stats/); undefined when off. */
   readonly workerStats?: WorkerStatsRegistry;
   /** Fleet-wide politeness (src/politeness/); undefined when off. */

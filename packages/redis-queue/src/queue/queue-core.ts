@@ -55,14 +55,16 @@ export class QueueCore {
    * @param ctx - connection and settings shared by the storage client
    * @param id - the queue id (for a named queue, its name)
    * @param clientKey - lock owner
+   * @param keys - the keys to work on (a shard's, from src/shard/); default: the queue's own
    * @throws {@link InvalidOptionsError} for a queue id that cannot be part of a key
    */
   constructor(
     private readonly ctx: QueueContext,
     readonly id: string,
     readonly clientKey: string,
+    keys?: QueueKeys,
   ) {
-    this.keys = queueKeys(ctx.keyPrefix, id);
+    this.keys = keys ?? queueKeys(ctx.keyPrefix, id);
     this.batches = new LockBatches(() => this.scripts, clientKey, ctx.failedRequests);
     // Every command other than the batched ones goes out after the waiting batches (call order across kinds).
     this.scripts = new QueueScripts(ctx.connection, this.keys, id, ctx.clockOffsetMs, (name) => {

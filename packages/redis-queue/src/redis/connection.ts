@@ -1,6 +1,7 @@
 import { ConnectionHandle as KitConnectionHandle, resolveRedisTarget, type RedisConnectionOption } from '@crawlee-distributed/redis-kit';
 import type { RedisOptions } from 'ioredis';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { defineScripts } from './scripts.js';
 
 export {
   DEFAULT_CONNECT_TIMEOUT_SECS,
@@ -38,5 +39,8 @@ export class ConnectionHandle extends KitConnectionHandle {
       unrefWhenIdle: true,
       failoverTimeoutSecs,
     });
+    // Before any command: a plain command (the admin's layout read) may open an auto-pipeline that a script defined
+    // later would be missing from.
+    defineScripts(this.redis);
   }
 }

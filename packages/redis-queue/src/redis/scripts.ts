@@ -1,5 +1,6 @@
 import { createScriptRegistry, type ScriptArg } from '@crawlee-distributed/redis-kit';
 import addRequests from '../lua/add-requests.lua';
+import claimShardLayout from '../lua/claim-shard-layout.lua';
 import createQueue from '../lua/create-queue.lua';
 import deadLetterRequest from '../lua/dead-letter-request.lua';
 import deleteRequest from '../lua/delete-request.lua';
@@ -20,7 +21,7 @@ import requeueFailed from '../lua/requeue-failed.lua';
 import takeOverScrapyBatch from '../lua/take-over-scrapy-batch.lua';
 import updateRequest from '../lua/update-request.lua';
 import { PACKAGE_VERSION } from '../version.js';
-import type { RedisConnection } from './connection.js';
+import type { RedisConnection } from '@crawlee-distributed/redis-kit';
 
 export type { ScriptArg } from '@crawlee-distributed/redis-kit';
 
@@ -31,6 +32,7 @@ const registry = createScriptRegistry({
   scripts: {
     addRequests,
     backOffHost,
+    claimShardLayout,
     createQueue,
     deadLetterRequest,
     deleteRequest,
@@ -56,6 +58,7 @@ const registry = createScriptRegistry({
 export type ScriptName =
   | 'addRequests'
   | 'backOffHost'
+  | 'claimShardLayout'
   | 'createQueue'
   | 'deadLetterRequest'
   | 'deleteRequest'
@@ -106,4 +109,13 @@ export function runScript(redis: RedisConnection, name: ScriptName, keys: readon
  */
 export function runScriptBuffer(redis: RedisConnection, name: ScriptName, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
   return registry.runBuffer(redis, name, keys, args);
+}
+
+/**
+ * Defines every queue script on a connection before its first command (see the kit's `ScriptRegistry.define`: an
+ * auto-pipeline created before a script is defined lacks it).
+ * @param redis - the connection
+ */
+export function defineScripts(redis: RedisConnection): void {
+  registry.define(redis);
 }

@@ -26,6 +26,10 @@ import {
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import type { QueueContext } from '../queue/queue-context.js';
 import { QueueCore } from '../queue/queue-core.js';
+import type { QueueCoreApi } from '../queue/queue-core-api.js';
+import { claimShardLayout } from '../shard/shard-layout.js';
+import { assertNotShardName } from '../shard/shard-keys.js';
+import { ShardedQueueCore } from '../shard/sharded-queue-core.js';
 import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
 import type { RedisConnection } from '../redis/connection.js';
 import type { QueueKeys } from '../redis/keys.js';
@@ -38,7 +42,8 @@ import type { PolitenessStats } from '../politeness/politeness-stats.js';
  * `openRedisRequestQueue` (as `queue.client`) or `RedisStorageClient`.
  */
 export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilterSink, UniqueKeySink {
-  private readonly core: QueueCore;
+  private readonly core: QueueCoreApi;
+  private readonly ctx: QueueContext;
 
   /**
    * @param ctx - connection and settings shared by the storage client
@@ -47,7 +52,8 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @internal Created by {@link RedisStorageClient.requestQueue}.
    */
   constructor(ctx: QueueContext, id: string, clientKey: string) {
-    this.core = new QueueCore(ctx, id, clientKey);
+    this.ctx = ctx;
+    this.core = ctx.shards > 1 ? new ShardedQueueCore(ctx, id, clientKey) : new QueueCore(ctx, id, clientKey);
   }
 
   /** Queue id (for a named queue: its name). */
@@ -80,10 +86,15 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     return this;
   }
 
-  /** Creates the queue's metadata if missing (idempotent across workers) and registers it in the queue index.
+  /** Creates the queue's metadata if missing (idempotent across workers) and registers it in the queue index; records
+   * the shard count of a new queue and checks that of an existing one.
    * @param name - the queue name, or undefined for an unnamed queue
+   * @throws {@link ShardLayoutMismatchError} when the queue was created with another `shards` count or `shardBy` rule (nothing written)
    * @internal */
   async ensureCreated(name: string | undefined): Promise<void> {
+    // Before any shard is written: another shard count for an existing queue is refused (ShardLayoutMismatchError).
+    assertNotShardName(this.id);
+    await claimShardLayout(this.ctx.connection, this.ctx.keyPrefix, this.id, { shards: this.ctx.shards, shardBy: this.ctx.shardBy });
     await this.core.ensureCreated(name);
   }
 

@@ -20,6 +20,7 @@ import { RedisDatasetCollectionClient } from '../dataset/redis-dataset-collectio
 import { workerStatsSettings, type WorkerStatsOptions } from '../stats/worker-stats-options.js';
 import { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
 import { integerOption, numberOption } from '../options/option-ranges.js';
+import { checkShardedPoliteness } from '../shard/shard-politeness.js';
 import { politenessSettings, type PolitenessOptions } from '../politeness/politeness-options.js';
 import { durabilitySettings, type DurabilityOptions } from '../options/durability-option.js';
 
@@ -118,6 +119,22 @@ export interface RedisStorageClientOptions {
    * created: opening it with other settings throws {@link PolitenessMismatchError}. Absent: today's behaviour at
    * today's cost. @defaultValue undefined (no politeness) */
   politeness?: PolitenessOptions;
+  /** Sub-queues per queue, for one crawl over every master of a Redis Cluster: with S > 1 a queue is S complete
+   * sub-queues (shards), each under its own hash tag `{<keyPrefix>:rq:<name>#<shard>.<salt>}` placed on its own 1/S
+   * of the cluster's slots, and the count is recorded in the root metadata `{<keyPrefix>:rq:<name>}:meta`. Every step
+   * stays one script in one shard (dedup by uniqueKey, lock, handle, reclaim, dead letters); `listAndLockHead` takes
+   * from the other shards when this client's current shard is empty; `queueHasLockedRequests` and the counters cover
+   * every shard. FIFO (and forefront-first) holds within a shard; across shards the order is the rotation of each
+   * client over the shards, not global. Every client of one queue must use the same count: another count is refused
+   * with {@link ShardLayoutMismatchError} (also for a queue created before counts were recorded, which has 1).
+   * Not combined with `startUrls` yet (refused). 1 to 256. @defaultValue 1 (one hash tag: today's keys, unchanged) */
+  shards?: number;
+  /** What a request's shard is a function of, with `shards` > 1: `'host'`, the host of a uniqueKey that is an
+   * absolute http(s) URL (one host's requests stay in one shard; any other uniqueKey, e.g. a Scrapy fingerprint, is
+   * hashed whole), or `'uniqueKey'`, the whole uniqueKey (even spread when a few hosts dominate). Two requests with
+   * one uniqueKey always land in the same shard. Every client of one queue must use the same rule.
+   * @defaultValue 'host' */
+  shardBy?: 'host' | 'uniqueKey';
   /** Tests only: milliseconds added to Redis `TIME` in every script, read before each operation (lets a test move a
    * queue's clock forward; it is still Redis time, never the worker's). @defaultValue 0 */
   clockOffsetMs?: number | (() => number);
@@ -174,6 +191,15 @@ export class RedisStorageClient implements StorageClient {
     const durability = durabilitySettings(options.durability);
     const feed = feedSettings(options.startUrls);
     const politeness = politenessSettings(options.politeness);
+    const shards = integerOption('shards', options.shards);
+    const shardBy = options.shardBy ?? 'host';
+    if (shardBy !== 'host' && shardBy !== 'uniqueKey') {
+      throw new InvalidOptionsError(`shardBy must be 'host' or 'uniqueKey' (got ${JSON.stringify(shardBy)})`);
+    }
+    if (politeness) checkShardedPoliteness(shards, shardBy, options.politeness?.hostKey !== undefined);
+    if (shards > 1 && feed) {
+      throw new InvalidOptionsError('startUrls cannot be combined with shards > 1 yet: feed items would bypass the shard rule; seed a sharded queue with addRequests');
+    }
     const stats = workerStatsSettings(options.workerStats);
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, failoverTimeoutSecs);
     this.redis = this.connection.redis;
@@ -192,6 +218,8 @@ export class RedisStorageClient implements StorageClient {
       startUrls: feed,
       workerStats: stats && new WorkerStatsRegistry(stats),
       failedRequests,
+      shards,
+      shardBy,
       producerLeases: new Set(),
       politeness,
       ...(durability ? { durability } : {}),

@@ -81,6 +81,25 @@ describe('crawlee-redis', () => {
     await admin.dropHashTag();
   });
 
+  it('seed --shards creates a sharded queue; seed, stats and ls then work on it with the recorded layout', async () => {
+    world = createWorld(backend, 'sq', { shards: 4 });
+    const urls = Array.from({ length: 20 }, (_, i) => `https://h${i % 5}.example/${i}`);
+    const seeded = await cli(['seed', 'sq', '-', '--shards', '4', '--json'], urls.join('\n'));
+    expect(seeded.code, seeded.stderr).toBe(0);
+    expect(JSON.parse(seeded.stdout)).toMatchObject({ added: 20 });
+    const again = await cli(['seed', 'sq', '-', '--json'], `${urls[0]!}\nhttps://h9.example/new`);
+    expect(JSON.parse(again.stdout)).toMatchObject({ added: 1, alreadyPresent: 1 });
+    const refused = await cli(['seed', 'sq', '-', '--shards', '2'], 'https://h1.example/x');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/created with shards: 4.*opened with shards: 2/);
+    const stats = await cli(['stats', 'sq', '--json']);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ queue: 'sq', total: 21, pending: 21 });
+    const ls = await cli(['ls', '--json']);
+    expect(JSON.parse(ls.stdout)).toEqual([expect.objectContaining({ name: 'sq', total: 21 })]);
+    // A client with the same layout sees what the CLI added.
+    expect((await (await world.client('check')).get())?.totalRequestCount).toBe(21);
+  });
+
   it('destructive commands refuse without --yes when stdin is not a terminal (exit 2), and run with it', async () => {
     world = createWorld(backend);
     const worker = await seededQueue();

@@ -51,6 +51,16 @@ const targets: Array<[string, () => Promise<Target>]> = [
       return { client, advance: (ms) => world.advance(ms), cleanup: () => world.cleanup() };
     },
   ],
+  [
+    // Every req() is on example.com, so with shardBy host the scenarios' requests share one of the 12 shards and each
+    // call also goes through the sharded core's routing and the other, empty shards.
+    'RedisStorageClient, shards: 12',
+    async () => {
+      const world = createWorld(backend, 'queue', { shards: 12 });
+      const client = await world.client('a');
+      return { client, advance: (ms) => world.advance(ms), cleanup: () => world.cleanup() };
+    },
+  ],
 ];
 
 const handledAt = () => new Date().toISOString();

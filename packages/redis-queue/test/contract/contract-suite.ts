@@ -9,7 +9,9 @@ import { RequestNotFoundError } from '../../src/errors/request-not-found-error.j
 import { InvalidRequestError } from '../../src/errors/invalid-request-error.js';
 import { slotOf } from '@crawlee-distributed/redis-kit';
 import { resolveLuaIncludes } from '@crawlee-distributed/redis-kit/build';
-import { queueKeys } from '../../src/redis/keys.js';
+import { queueKeys, type QueueKeys } from '../../src/redis/keys.js';
+import { allShardKeys, shardQueueKeys } from '../../src/shard/shard-keys.js';
+import { shardOf } from '../../src/shard/shard-of.js';
 import { createBackend, type BackendKind, type TestBackend } from '../helpers/backends.js';
 import { createWorld, names, req, type QueueWorld } from '../helpers/world.js';
 import type { RedisStorageClientOptions } from '../../src/storage/redis-storage-client.js';
@@ -29,13 +31,21 @@ function expectedId(uniqueKey: string): string {
  * @param scope - 'full' or 'core' (a subset for the extra flavours, to keep total test time reasonable)
  * @param defaults - storage client options of every client, e.g. `{ politeness: {} }`: the contract where it
  *   applies to a polite queue (every request of the suite is on one host, so the host's order is the queue order;
- *   the tests that write the unpolite structures directly are skipped)
+ *   the tests that write the unpolite structures directly are skipped); or `{ shards: S }`: a sharded queue
+ *   (shardBy host: every `req()` is on example.com, so a test's requests share one shard and every call also goes
+ *   through the other, empty shards)
  */
 export function defineContractSuite(kind: BackendKind, url: () => string, scope: 'full' | 'core' = 'full', defaults: Partial<RedisStorageClientOptions> = {}): void {
   const full = scope === 'full' ? it : it.skip;
   const polite = defaults.politeness !== undefined;
   const unpolite = polite ? it.skip : it;
-  const variant = polite ? `, politeness ${JSON.stringify(defaults.politeness)}` : '';
+  const shards = defaults.shards ?? 1;
+  // The start-URL feed is refused with shards > 1 (its items would bypass the shard rule).
+  const feed = shards > 1 ? it.skip : full;
+  /** The keys the tests' requests live under: the queue's, or those of example.com's shard. */
+  const keysOf = (w: QueueWorld): QueueKeys =>
+    shards > 1 ? shardQueueKeys(w.keyPrefix, w.name, shardOf('https://example.com/', shards, 'host'), shards) : queueKeys(w.keyPrefix, w.name);
+  const variant = `${polite ? `, politeness ${JSON.stringify(defaults.politeness)}` : ''}${shards > 1 ? `, shards: ${shards}` : ''}`;
   describe(`request-queue contract on ${kind} (${scope}${variant})`, () => {
     let backend: TestBackend;
     let world: QueueWorld;
@@ -171,7 +181,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       const t0 = Number(sec) * 1000;
       const [one, two, three] = (await a.listAndLockHead({ limit: 3, lockSecs: 30 })).items;
       // What the prolong Crawlee makes next would set (30 s from the 30 s expiry), already in Redis.
-      const lockOfOne = Number(await w.redis.zscore(queueKeys(w.keyPrefix, w.name).locks, one!.id));
+      const lockOfOne = Number(await w.redis.zscore(keysOf(w).locks, one!.id));
       expect(lockOfOne).toBeGreaterThanOrEqual(t0 + 60_000);
       expect(lockOfOne).toBeLessThan(t0 + 62_000);
       expect((await a.prolongRequestLock(one!.id, { lockSecs: 30 })).lockExpiresAt.getTime()).toBe(lockOfOne);
@@ -328,7 +338,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       );
       const info = await clients[0]!.get();
       expect(info).toMatchObject({ totalRequestCount: 150, handledRequestCount: 150, pendingRequestCount: 0 });
-      const keys = queueKeys(w.keyPrefix, w.name);
+      const keys = keysOf(w);
       expect(await w.redis.hlen(keys.data)).toBe(150);
       expect(await w.redis.zcard(keys.pending)).toBe(0);
       expect(await w.redis.zcard(keys.locks)).toBe(0);
@@ -340,7 +350,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       const c = await w.client('a');
       await c.batchAddRequests(Array.from({ length: 300 }, (_, i) => req(i, { handledAt: new Date().toISOString() })));
       await c.batchAddRequests([req('p1'), req('p2')]);
-      const keys = queueKeys(w.keyPrefix, w.name);
+      const keys = keysOf(w);
       expect(await w.redis.zcard(keys.pending)).toBe(2);
       expect(await w.redis.zcard(keys.avail)).toBe(2);
       expect(names((await c.listAndLockHead({ limit: 25, lockSecs: 60 })).items)).toEqual(['p1', 'p2']);
@@ -359,15 +369,17 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       const c = await w.client('a');
       await c.batchAddRequests([req(1), req(2)]);
       await c.listAndLockHead({ limit: 1, lockSecs: 60 });
-      const keys = queueKeys(w.keyPrefix, w.name);
-      expect(keys.tag).toBe(`{${w.keyPrefix}:rq:${w.name}}`);
+      const keys = keysOf(w);
+      if (shards === 1) expect(keys.tag).toBe(`{${w.keyPrefix}:rq:${w.name}}`);
       expect(new Set(keys.all.map(slotOf)).size).toBe(1);
       for (const key of keys.all) expect(key.startsWith(keys.tag)).toBe(true);
       if (!backend.isCluster) {
+        // A sharded queue's keys: each shard's under its own tag, plus the root meta (the recorded layout).
+        const tags = shards > 1 ? [queueKeys(w.keyPrefix, w.name).tag, ...allShardKeys(w.keyPrefix, w.name, shards).map((k) => k.tag)] : [keys.tag];
         const [, found] = await w.redis.scan('0', 'MATCH', `*${w.keyPrefix}*`, 'COUNT', 100000);
         const queueKeysFound = found.filter((k) => k !== `${w.keyPrefix}:rq:index`);
         expect(queueKeysFound.length).toBeGreaterThan(3);
-        for (const key of queueKeysFound) expect(key.startsWith(keys.tag)).toBe(true);
+        for (const key of queueKeysFound) expect(tags.some((tag) => key.startsWith(tag))).toBe(true);
       }
     });
 
@@ -375,7 +387,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       const w = fresh();
       const c = await w.client('a');
       await c.addRequest(req('v1'));
-      const keys = queueKeys(w.keyPrefix, w.name);
+      const keys = keysOf(w);
       const pickle = Buffer.from([0x80, 0x05, 0x95, 0x1a, 0x00, 0x00, 0x00, 0xff, 0xfe, 0x7d, 0x94]); // scrapy-redis entry
       const poison: Record<string, string | Buffer> = { p1: '{"url":"https://exa', p2: '{"v":99,"payload":"x"}', p3: '', p4: pickle };
       for (const [id, raw] of Object.entries(poison)) {
@@ -405,7 +417,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
     full('11. getRequest of an unreadable entry returns undefined and dead-letters it', async () => {
       const w = fresh();
       const c = await w.client('a');
-      const keys = queueKeys(w.keyPrefix, w.name);
+      const keys = keysOf(w);
       await w.redis.hset(keys.data, 'bad', '{"url":');
       await w.redis.hset(keys.data, 'binary', Buffer.from([0xff, 0x00, 0xfe]));
       expect(await c.getRequest('bad')).toBeUndefined();
@@ -415,10 +427,10 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       expect(await w.redis.hgetBuffer(keys.dead, 'binary')).toEqual(Buffer.from([0xff, 0x00, 0xfe]));
     });
 
-    full('start-URL feed and admin work on this connection flavour (Buffers, hashes, RESP2/RESP3 replies)', async () => {
+    feed('start-URL feed and admin work on this connection flavour (Buffers, hashes, RESP2/RESP3 replies)', async () => {
       const w = fresh();
       // On a Cluster the feed shares the queue's hash tag, so the atomic read-check-trim path is used there too.
-      const feedKey = `${queueKeys(w.keyPrefix, w.name).tag}:start_urls`;
+      const feedKey = `${keysOf(w).tag}:start_urls`;
       await w.redis.rpush(feedKey, 'https://example.com/s1', Buffer.from([0xff, 0xfe]), '{"url":"https://example.com/s2","meta":{"k":1}}');
       const c = await w.client('a', { startUrls: { key: feedKey } });
       const head = await c.listAndLockHead({ limit: 25, lockSecs: 60 });
@@ -433,9 +445,9 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       expect(await admin.stats()).toEqual({ total: 0, pending: 0, locked: 0, handled: 0, deadLetters: 0 });
     });
 
-    full('set and sorted-set start-URL feeds, in the queue\'s hash tag (atomic) and outside it (popped then committed)', async () => {
+    feed('set and sorted-set start-URL feeds, in the queue\'s hash tag (atomic) and outside it (popped then committed)', async () => {
       const w = fresh();
-      const tag = queueKeys(w.keyPrefix, w.name).tag;
+      const tag = keysOf(w).tag;
       const keys = { inSet: `${tag}:set`, inZset: `${tag}:zset`, outSet: `${w.keyPrefix}-o:set`, outZset: `${w.keyPrefix}-o:zset` };
       try {
         for (const [name, key] of Object.entries(keys)) {
@@ -466,7 +478,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       }
     });
 
-    full('start-URL feed on a key outside the queue\'s hash tag (on a Cluster: another slot, popped then committed)', async () => {
+    feed('start-URL feed on a key outside the queue\'s hash tag (on a Cluster: another slot, popped then committed)', async () => {
       const w = fresh();
       const feedKey = `${w.keyPrefix}-plain:start_urls`;
       try {

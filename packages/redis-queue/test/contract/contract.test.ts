@@ -14,3 +14,7 @@ defineContractSuite('cluster-ioredis5', url, 'full');
 // others): the polite scripts keep every guarantee, also on a Cluster.
 defineContractSuite('ioredis6-resp3', url, 'full', { politeness: { retryBackoff: false } });
 defineContractSuite('cluster-ioredis6', url, 'core', { politeness: { retryBackoff: false } });
+// The same contract on a sharded queue (shards: 12): on the tests' Redis and on a fresh local 3-master cluster, where
+// the 12 shards sit on all three masters.
+defineContractSuite('ioredis6-resp3', url, 'full', { shards: 12 });
+defineContractSuite('cluster-ioredis6', url, 'full', { shards: 12 });

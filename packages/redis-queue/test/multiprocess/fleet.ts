@@ -31,6 +31,10 @@ export interface WorkerConfig {
   lockSecs?: number;
   /** Requests whose handler SIGKILLs its own worker process at once. */
   killOn?: number[];
+  /** Seed nodes of a Redis Cluster to connect to instead of `redisUrl`. */
+  clusterNodes?: Array<{ host: string; port: number }>;
+  /** First URL (workers other than worker.mjs, e.g. test/shard/site-worker.mjs). */
+  startUrl?: string;
   /** Extra options for openRedisRequestQueue. */
   queueOptions?: Record<string, unknown>;
   /** Set by the fleet: the worker waits for this file before crawler.run(). */
@@ -53,7 +57,11 @@ export class Fleet {
   readonly workers: WorkerHandle[] = [];
   readonly gateFile = join(this.dir, 'go');
 
-  constructor(private readonly config: WorkerConfig) {}
+  /** @param config - every worker's settings @param script - the worker script (default: worker.mjs beside this file) */
+  constructor(
+    readonly config: WorkerConfig,
+    private readonly script: string = WORKER_SCRIPT,
+  ) {}
 
   /** Starts `count` more workers (they start in parallel; Crawlee's import alone takes about a second). */
   start(count: number): WorkerHandle[] {
@@ -66,7 +74,7 @@ export class Fleet {
     const resultFile = join(this.dir, `worker-${index}.events`);
     const outputFile = join(this.dir, `worker-${index}.out`);
     const out = openSync(outputFile, 'a');
-    const child = spawn(process.execPath, [WORKER_SCRIPT, JSON.stringify({ gateFile: this.gateFile, ...this.config, resultFile })], {
+    const child = spawn(process.execPath, [this.script, JSON.stringify({ gateFile: this.gateFile, ...this.config, resultFile })], {
       stdio: ['ignore', out, out],
       env: {
         ...process.env,

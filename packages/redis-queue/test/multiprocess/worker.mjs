@@ -22,6 +22,7 @@ import process from 'node:process';
 import { clearInterval, setInterval } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BasicCrawler, Configuration } from 'crawlee';
+import { Cluster } from 'ioredis';
 import { openRedisRequestQueue } from 'crawlee-redis-queue';
 
 const config = JSON.parse(process.argv[2]);
@@ -52,7 +53,8 @@ function startHeartbeat(request, i) {
 }
 
 const queue = await openRedisRequestQueue(config.queueName, {
-  redis: config.redisUrl,
+  // A Redis Cluster when the test gives seed nodes (the sharded-queue tests), else one server by URL.
+  redis: config.clusterNodes ? new Cluster(config.clusterNodes, { enableAutoPipelining: true, redisOptions: { maxRetriesPerRequest: null } }) : config.redisUrl,
   keyPrefix: config.keyPrefix,
   requestHandlerTimeoutSecs: config.handlerTimeoutSecs,
   ...(config.lockSecs === undefined ? {} : { lockSecs: config.lockSecs }),

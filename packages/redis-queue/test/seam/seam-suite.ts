@@ -50,9 +50,10 @@ class HandBuiltSource implements EnqueueFilterSource {
  *
  * @param kind - connection flavour
  * @param url - the tests' Redis URL
+ * @param shards - run it on a sharded queue (`shards: S` on one standalone Redis)
  */
-export function defineSeamSuite(kind: BackendKind, url: () => string): void {
-  describe(`enqueue-filter sink on ${kind}`, () => {
+export function defineSeamSuite(kind: BackendKind, url: () => string, shards = 1): void {
+  describe(`enqueue-filter sink on ${kind}${shards > 1 ? `, shards: ${shards}` : ''}`, () => {
     let backend: TestBackend;
     let world: QueueWorld;
     let extraKeys: string[] = [];
@@ -68,7 +69,7 @@ export function defineSeamSuite(kind: BackendKind, url: () => string): void {
       await world.cleanup();
     });
     const setup = async (mode: 'bits' | 'member') => {
-      world = createWorld(backend);
+      world = createWorld(backend, 'queue', shards > 1 ? { shards } : {});
       const client = await world.client('a');
       expect(client.keys.tag).toBe(queueKeys(world.keyPrefix, world.name).tag);
       const source = new HandBuiltSource(client.redis, client.keys.tag, mode);

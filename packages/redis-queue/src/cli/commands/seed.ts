@@ -6,6 +6,7 @@ import { defineCliCommand } from '../define-command.js';
 import { CliUsageError } from '../errors/cli-usage-error.js';
 import { keyValues } from '../format.js';
 import { readLines } from '../read-lines.js';
+import { readShardLayout } from '../../shard/shard-layout.js';
 
 /**
  * `crawlee-redis seed <queue> [file|-]`: adds start URLs (the start-URL feed formats), deduplicated by uniqueKey.
@@ -22,6 +23,7 @@ export const seedCommand = defineCliCommand(
       .argument('[file]', 'input file, or - for stdin', '-')
       .option('--forefront', 'put the requests at the head of the queue')
       .option('--skip-invalid', 'skip lines that are not requests (default: reject the whole input, nothing added)')
+      .option('--shards <n>', 'for a new queue: its shard count (1 to 256; see "One crawl on a Redis Cluster"); an existing queue keeps the recorded one')
       .option('--lease-secs <n>', 'producer lease kept while seeding, in seconds (1 to 3600): no worker finishes meanwhile', '30'),
   async (ctx, [name, file], options) => {
     const leaseSecs = Number(options.leaseSecs);
@@ -29,7 +31,13 @@ export const seedCommand = defineCliCommand(
       throw new CliUsageError(`--lease-secs must be a number of seconds from 1 to 3600 (got ${String(options.leaseSecs)})`);
     }
     await ctx.admin(name as string, false); // validates the name
-    const storage = new RedisStorageClient({ redis: await ctx.redis(), keyPrefix: ctx.keyPrefix, workerStats: false });
+    const redis = await ctx.redis();
+    // The queue's recorded layout (a sharded queue is seeded shard by shard); --shards only for a new queue, and a
+    // different count for an existing one is refused by the storage client (ShardLayoutMismatchError).
+    const recorded = await readShardLayout(redis, ctx.keyPrefix, name as string);
+    const shards = options.shards === undefined ? recorded.shards : Number(options.shards);
+    if (!Number.isInteger(shards) || shards < 1 || shards > 256) throw new CliUsageError(`--shards must be a whole number from 1 to 256 (got ${String(options.shards)})`);
+    const storage = new RedisStorageClient({ redis, keyPrefix: ctx.keyPrefix, workerStats: false, shards, shardBy: recorded.shardBy });
     const client = storage.requestQueue(name as string, { clientKey: 'crawlee-redis-seed' }) as RedisRequestQueueClient;
     const lease = await client.holdOpen({ leaseSecs, id: `crawlee-redis-seed:${process.pid}` });
     try {
