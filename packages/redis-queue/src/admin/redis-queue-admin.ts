@@ -4,17 +4,21 @@ import { numberOption } from '../options/option-ranges.js';
 import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { QueueScripts } from '../queue/queue-scripts.js';
 import { REQUEUED } from '../queue/reply-codes.js';
+import { DELETE_REPLY } from '../redis/reply-codes.js';
 import { hashTagOf } from '@crawlee-distributed/redis-kit';
-import { readCrawlStats, readQueueMemory, type CrawlStats } from '../stats/read-crawl-stats.js';
+import { readCrawlStats, type CrawlStats } from '../stats/read-crawl-stats.js';
+import { readQueueMemory } from '../stats/read-queue-memory.js';
+import { QueueMemoryCache } from '../stats/queue-memory-cache.js';
+import { readHandledStoreInfo } from './handled-store-info.js';
 import { readWorkers, type WorkerInfo } from '../stats/read-worker-stats.js';
 import { takeOverScrapyRequests, type TakeOverScrapyRequestsOptions, type TakeOverScrapyRequestsResult } from '../takeover/index.js';
 import { readProducerLeases } from '../lease/read-producer-leases.js';
 import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
 import { listFailed, requeueFailed, type FailedRequest, type ListFailedOptions, type RequeueFailedOptions } from './failed-requests.js';
 
-import type { RedisQueueAdminOptions, RedisQueueStats, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
+import type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
-export type { RedisQueueAdminOptions, RedisQueueStats, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
+export type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
 /**
  * Operator tools for one shared Redis request queue: counters, explicit purge and drop, dead letters.
@@ -38,6 +42,7 @@ export class RedisQueueAdmin {
   private readonly startUrlsKey: string;
   private readonly scripts: QueueScripts;
   private readonly leases = new Set<ProducerLease>();
+  private readonly memory: QueueMemoryCache;
 
   /**
    * @param options - connection, key prefix, queue name
@@ -52,6 +57,7 @@ export class RedisQueueAdmin {
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
     this.redis = this.connection.redis;
     this.scripts = new QueueScripts(this.connection, this.keys, options.name);
+    this.memory = new QueueMemoryCache(this.redis, this.keys, (read) => this.connection.run(read));
   }
 
   /**
@@ -78,12 +84,26 @@ export class RedisQueueAdmin {
    * @returns the queue's counters, read in one atomic step. Never negative, and `handled` never above `total`
    *   (counters a third party edited are shown clamped: `pending` and `handled` at 0, `total` at least
    *   pending + handled), so the CLI, metrics and dashboard never show a negative count or over 100 % handled.
+   *   Memory and the handled store: {@link RedisQueueAdmin.storage}.
    */
   async stats(): Promise<RedisQueueStats> {
     const [, total, pending, handled, locked, deadLetters] = ((await this.scripts.run('queueStats', ['0'])) as unknown[]).map(Number);
     const p = Math.max(0, pending!);
     const h = Math.max(0, handled!);
     return { total: Math.max(total!, p + h), pending: p, locked: Math.max(0, locked!), handled: h, deadLetters: deadLetters! };
+  }
+
+  /**
+   * What the queue costs and keeps: its Redis memory (measured at most 10 s ago: fixed keys plus a sample of the
+   * index buckets, O(keys + 16)) and its handled store (`handledRequests` mode; in 'bits' the filter's sizing and its
+   * estimated false-positive rate at the current handled count). Separate from {@link RedisQueueAdmin.stats}, which
+   * stays one atomic read of the counters.
+   * @returns memory and handled store
+   */
+  async storage(): Promise<RedisQueueStorage> {
+    const [memory, handled] = await Promise.all([this.memory.read().catch(() => undefined), this.connection.run(() => this.redis.hget(this.keys.meta, 'handled'))]);
+    const store = await this.connection.run(() => readHandledStoreInfo(this.redis, this.keys, Math.max(0, Number(handled ?? 0))));
+    return { memoryBytes: memory?.bytes, ...store };
   }
 
   /** Removes every request, lock, dead letter and failed entry, resets the counters; the queue and live leases stay.
@@ -190,7 +210,8 @@ export class RedisQueueAdmin {
     return this.connection.run(() => readCrawlStats(this.redis, this.keys));
   }
 
-  /** @returns Redis memory of the queue's keys in bytes (`MEMORY USAGE ... SAMPLES 5` per key: O(keys)) */
+  /** @returns Redis memory of the queue's keys in bytes, read now (`readQueueMemory`: fixed keys plus a sample of
+   * the index buckets, extrapolated: O(keys + 16)) */
   async memoryUsage(): Promise<{ bytes: number; byKey: Record<string, number> }> {
     return this.connection.run(() => readQueueMemory(this.redis, this.keys));
   }
@@ -218,16 +239,16 @@ export class RedisQueueAdmin {
    * too (`SetDedupStore.forget`, or `crawlee-redis forget --dedup-key`).
    *
    * @param uniqueKeys - the uniqueKeys
-   * @returns the uniqueKeys removed and the ones the queue did not hold
+   * @returns the uniqueKeys removed, the ones the queue did not hold, and (`handledRequests: 'bits'`) the handled
+   *   ones it cannot forget: their Bloom bits are shared with other requests
    */
-  async forget(uniqueKeys: string[]): Promise<{ forgotten: string[]; missing: string[] }> {
-    const forgotten: string[] = [];
-    const missing: string[] = [];
+  async forget(uniqueKeys: string[]): Promise<{ forgotten: string[]; missing: string[]; keptAsBits: string[] }> {
+    const out = { forgotten: [] as string[], missing: [] as string[], keptAsBits: [] as string[] };
     for (const uniqueKey of uniqueKeys) {
-      const found = Number(await this.scripts.run('deleteRequest', [requestIdOf(uniqueKey), '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData] })) === 1;
-      (found ? forgotten : missing).push(uniqueKey);
+      const code = Number(await this.scripts.run('deleteRequest', [requestIdOf(uniqueKey), '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.failedKept] }));
+      (code === DELETE_REPLY.DELETED ? out.forgotten : code === DELETE_REPLY.KEPT_AS_BITS ? out.keptAsBits : out.missing).push(uniqueKey);
     }
-    return { forgotten, missing };
+    return out;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { mapReplyError, type CrawleeRedisError, type ReplyErrorFactory } from '@crawlee-distributed/redis-kit';
 import { ERROR_REPLY, type ErrorReplyName } from '../redis/reply-codes.js';
+import { HandledModeMismatchError } from './handled-mode-mismatch-error.js';
 import { InvalidOptionsError } from './invalid-options-error.js';
 import { LockLostError } from './lock-lost-error.js';
 import type { RedisQueueError } from './redis-queue-error.js';
@@ -16,6 +17,7 @@ const BY_NAME: Record<ErrorReplyName, ReplyErrorFactory<RedisQueueError>> = {
   // validate-plan.ts rejects bad plans before the script; this is the script's own check of the same input.
   BAD_PLAN: (detail, cause) =>
     new InvalidOptionsError(`${detail}: the enqueue filter plan is not valid; the dedup store does not follow enqueue-filter-seam@1`, { cause }),
+  MODE_MISMATCH: (detail, cause) => new HandledModeMismatchError(detail, { cause }),
 };
 
 const BY_CODE: Record<string, ReplyErrorFactory<RedisQueueError>> = Object.fromEntries(

@@ -1,16 +1,46 @@
 --[[
-  Creates the metadata of a request queue if it does not exist yet (idempotent: every worker calls it).
+  Creates the metadata of a request queue if it does not exist yet (idempotent: every worker calls it), and records
+  the queue's handled store (see includes/handled-store.lua) the first time; a later open with another mode or other
+  Bloom parameters is refused, because the handled requests already stored could not be read in the other mode.
 
   KEYS[1] meta (see add-requests.lua)
 
   ARGV[1] queue id
   ARGV[2] queue name ('' for an unnamed queue)
   ARGV[3] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
+  ARGV[4] handledRequests mode: 'request' | 'key' | 'bits'
+  ARGV[5] 'key' mode: entries per index bucket before a split (the load); else ''
+  ARGV[6..8] 'bits' mode: bits per block (a multiple of 8, at most 2^32), k (bits per request), blocks; else ''
+  ARGV[9] 'bits' mode: the expected count and rate it was sized from, as '<expected>:<rate>' (reported back)
 
-  Returns 1 when created, 0 when it already existed.
+  Returns 1 when created, 0 when it already existed. Error: ERR_MODE_MISMATCH with the stored and the asked mode ('bits:<bits>:<k>:<blocks>').
 ]]
 --- @include "redis-time"
+--- @include "reply-codes"
 local now = redisNowMs(ARGV[3])
+local mode = ARGV[4]
+local params = mode
+if mode == 'bits' then params = mode .. ':' .. ARGV[6] .. ':' .. ARGV[7] .. ':' .. ARGV[8] end
+-- A queue written before the option existed has no mode: it takes the one asked for now (its old handled requests
+-- stay in data, where the scripts still find them: stored and not pending).
+local stored = redis.call('HMGET', KEYS[1], 'hmode', 'hbBits', 'hbK', 'hbBlocks')
+if stored[1] then
+  local have = stored[1]
+  if have == 'bits' then have = have .. ':' .. stored[2] .. ':' .. stored[3] .. ':' .. stored[4] end
+  if have ~= params then
+    return redis.error_reply(ERR_MODE_MISMATCH .. ' it was created with handledRequests ' .. have .. ', opened with ' .. params)
+  end
+else
+  redis.call('HSET', KEYS[1], 'hmode', mode)
+  if mode == 'key' then redis.call('HSET', KEYS[1], 'hxLoad', ARGV[5], 'hxL', 0, 'hxS', 0, 'hxN', 0) end
+  if mode == 'bits' then
+    local bits, blocks = tonumber(ARGV[6]), tonumber(ARGV[8])
+    redis.call('HSET', KEYS[1], 'hbBits', ARGV[6], 'hbK', ARGV[7], 'hbBlocks', ARGV[8], 'hbSizing', ARGV[9])
+    -- Every block allocated up front: the filter's memory is fixed from the start (and measured honestly).
+    local tag = string.sub(KEYS[1], 1, #KEYS[1] - 5)
+    for i = 0, blocks - 1 do redis.call('SETBIT', tag .. ':hb:' .. i, bits - 1, 0) end
+  end
+end
 local created = redis.call('HSETNX', KEYS[1], 'id', ARGV[1])
 if ARGV[2] ~= '' then redis.call('HSETNX', KEYS[1], 'name', ARGV[2]) end
 redis.call('HSETNX', KEYS[1], 'createdAt', now)

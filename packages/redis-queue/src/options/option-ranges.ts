@@ -23,6 +23,10 @@ export const OPTION_RANGES = {
   port: { min: 0, max: 65_535, default: 8370 },
   cacheMs: { min: 0, max: 3_600_000, default: 1000 },
   chunkSize: { min: 1, max: 100_000, default: 1000 },
+  // 1e10 at 1e-6 is a 36 GB filter (67 blocks): beyond that, shard the crawl.
+  'handledBloom.expectedRequests': { min: 1, max: 10_000_000_000, default: 1_000_000 },
+  // Above 0.1 the filter skips one new request in ten; below 1e-12 it costs 58 bits per request for nothing measurable.
+  'handledBloom.falsePositiveRate': { min: 1e-12, max: 0.1, default: 1e-6 },
 } as const;
 
 /** The name of an option with a documented range. */

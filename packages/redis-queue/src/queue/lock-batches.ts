@@ -82,8 +82,8 @@ export class LockBatches {
     for (const { encoded, forefront, failed } of items) {
       args.push(encoded.id, encoded.json, !encoded.handled ? '0' : failed ? '2' : '1', forefront ? '1' : '0');
     }
-    const { failed, failedData } = scripts.keys;
-    const reply = (await scripts.run('updateRequest', args, { extraKeys: [failed, failedData] })) as unknown[];
+    const { failed, failedData, failedKept } = scripts.keys;
+    const reply = (await scripts.run('updateRequest', args, { extraKeys: [failed, failedData, failedKept] })) as unknown[];
     return items.map(({ encoded }, i) => ({
       requestId: encoded.id,
       wasAlreadyPresent: Number(reply[2 * i]) === 1,

@@ -1,5 +1,6 @@
 import type { ProducerLease } from '../lease/producer-lease.js';
 import type { ConnectionHandle } from '../redis/connection.js';
+import type { HandledStoreSettings } from './handled-store.js';
 import type { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
 
 /** Settings of the start-URL feed of a queue (scrapy-redis `<name>:start_urls`), checked by `feed/feed-options.ts`. */
@@ -42,6 +43,8 @@ export interface QueueContext {
   readonly startUrls?: StartUrlFeedSettings;
   /** What a request that failed for good becomes: 'keep' (handled, seen) or 'forget' (leaves the queue). */
   readonly failedRequests: 'keep' | 'forget';
+  /** What a handled request leaves behind (`handledRequests`), recorded in the queue's meta at creation. */
+  readonly handledStore: HandledStoreSettings;
   /** Producer leases taken through this storage client's queues (`holdOpen`), released by its `close()`. */
   readonly producerLeases: Set<ProducerLease>;
   /** Publishers of worker stats (src/stats/); undefined when off. */

@@ -5,7 +5,7 @@ import type {
   QueueHead,
   QueueOperationInfo,
   RequestQueueHeadItem,
-  RequestQueueInfo,
+  RedisRequestQueueInfo,
   RequestSchema,
   UpdateRequestSchema,
 } from '../crawlee-types.js';
@@ -13,13 +13,17 @@ import { StartUrlFeed } from '../feed/start-url-feed.js';
 import { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
 import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { AddPath } from './add-path.js';
+import { createQueueArgs } from './handled-store.js';
 import { LockBatches } from './lock-batches.js';
 import { LockLedger, type StoredRequest } from './lock-ledger.js';
 import type { QueueContext } from './queue-context.js';
 import { QueueLocks } from './queue-locks.js';
 import { QueueScripts } from './queue-scripts.js';
 import { DEAD_LETTER_MOVED } from './reply-codes.js';
+import { DELETE_REPLY } from '../redis/reply-codes.js';
+import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import { decodeRequest, encodeRequest, toHeadItem } from './request-codec.js';
+import { QueueMemoryCache } from '../stats/queue-memory-cache.js';
 import { classifyUpdate, NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 
 /**
@@ -45,6 +49,7 @@ export class QueueCore {
   /** The start-URL feed (src/feed/), or undefined without one. */
   private readonly feed?: StartUrlFeed;
   private readonly ledger = new LockLedger();
+  private readonly memory: QueueMemoryCache;
   private readonly batches: LockBatches;
 
   /**
@@ -64,6 +69,7 @@ export class QueueCore {
     this.scripts = new QueueScripts(ctx.connection, this.keys, id, ctx.clockOffsetMs, (name) => {
       if (name !== 'prolongRequestLock' && name !== 'updateRequest') this.batches.flushAll();
     });
+    this.memory = new QueueMemoryCache(ctx.connection.redis, this.keys, (read) => ctx.connection.run(read));
     this.filter = new EnqueueFilterSlot(ctx.connection.redis, this.keys.tag, id);
     this.workerStats =
       ctx.workerStats?.create({
@@ -92,13 +98,14 @@ export class QueueCore {
    * keys' types. @param name - or undefined @throws {@link StartUrlFeedTypeError} for a feed key of another type */
   async ensureCreated(name: string | undefined): Promise<void> {
     await this.feed?.check();
-    await this.scripts.run('createQueue', [this.id, name ?? '', this.scripts.offset()]);
+    await this.scripts.run('createQueue', [this.id, name ?? '', this.scripts.offset(), ...createQueueArgs(this.ctx.handledStore)]);
     await this.redis((r) => r.sadd(queueIndexKey(this.ctx.keyPrefix), this.id));
   }
 
-  /** @returns the queue info with counters from Redis, or undefined when the queue does not exist */
-  async info(): Promise<RequestQueueInfo | undefined> {
-    const meta = await this.redis((r) => r.hgetall(this.keys.meta));
+  /** @returns the queue info with counters from Redis and `memoryBytes` (bytes of the queue's keys, measured at
+   * most 10 s ago: {@link QueueMemoryCache}), or undefined when the queue does not exist */
+  async info(): Promise<RedisRequestQueueInfo | undefined> {
+    const [meta, memory] = await Promise.all([this.redis((r) => r.hgetall(this.keys.meta)), this.memory.read().catch(() => undefined)]);
     if (!meta || Object.keys(meta).length === 0) return undefined;
     const date = (value: string | undefined) => new Date(value ? Number(value) : Date.now());
     return {
@@ -112,6 +119,7 @@ export class QueueCore {
       pendingRequestCount: Number(meta.pending ?? 0),
       hadMultipleClients: meta.multipleClients === '1',
       stats: {},
+      memoryBytes: memory?.bytes,
     };
   }
 
@@ -147,7 +155,9 @@ export class QueueCore {
   async getRequest(id: string): Promise<StoredRequest | undefined> {
     const locked = this.ledger.takeLockedRequest(id);
     if (locked !== undefined) return locked;
-    const raw = (await this.redis((r) => r.hgetBuffer(this.keys.data, id))) ?? undefined;
+    // Unhandled requests are in data; handled ones only in the 'request' mode's done hash ('key' and 'bits' keep
+    // no request: undefined).
+    const raw = (await this.redis((r) => r.hgetBuffer(this.keys.data, id))) ?? (await this.redis((r) => r.hgetBuffer(this.keys.done, id))) ?? undefined;
     if (raw === undefined) return undefined;
     const decoded = decodeRequest(raw, id);
     if (decoded.ok) return decoded.request;
@@ -169,10 +179,21 @@ export class QueueCore {
     return this.batches.update({ encoded, forefront, failed: encoded.handled && classifyUpdate(request) === 'failed' });
   }
 
-  /** Deletes one request and moves the counters. @param id - request id */
+  /**
+   * Deletes one request (pending, locked or handled) and moves the counters.
+   * @param id - request id
+   * @throws {@link UnsupportedOperationError} for a handled request of a `handledRequests: 'bits'` queue (its bits
+   *   are shared with other requests; nothing changed)
+   */
   async deleteRequest(id: string): Promise<unknown> {
     this.ledger.dropCached(id);
-    return this.scripts.run('deleteRequest', [id, this.scripts.offset()], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData] });
+    const reply = await this.scripts.run('deleteRequest', [id, this.scripts.offset()], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.failedKept] });
+    if (Number(reply) === DELETE_REPLY.KEPT_AS_BITS) {
+      throw new UnsupportedOperationError(
+        `request ${id} of queue "${this.id}" is handled, and a handledRequests: 'bits' queue cannot forget a handled request (its Bloom bits are shared with other requests); nothing was changed. Use handledRequests: 'key' for a queue whose handled requests must be deletable`,
+      );
+    }
+    return reply;
   }
 
   /**

@@ -20,6 +20,7 @@ import { RedisDatasetCollectionClient } from '../dataset/redis-dataset-collectio
 import { workerStatsSettings, type WorkerStatsOptions } from '../stats/worker-stats-options.js';
 import { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
 import { integerOption, numberOption } from '../options/option-ranges.js';
+import { handledStoreSettings, type HandledBloomOptions, type HandledRequestsMode } from '../queue/handled-store.js';
 
 /** Options of {@link RedisStorageClient}. */
 export interface RedisStorageClientOptions {
@@ -94,6 +95,21 @@ export interface RedisStorageClientOptions {
    * `withDedup({ forgetFailed: true })` for a set store in front of the queue. Every client of one queue should use
    * the same value. @defaultValue 'keep' */
   failedRequests?: 'keep' | 'forget';
+  /** What the queue keeps of a handled request, fixed when a queue is created (recorded in its meta; opening it
+   * later with another mode or `handledBloom` throws `HandledModeMismatchError`, nothing changed). Handled
+   * requests always leave the pending structures; dedup, `wasAlreadyHandled` and the counters behave the same in
+   * every mode. `'request'`: the full request with `handledAt`, which `getRequest(id)` returns (about 190-480 B per
+   * handled request). `'key'`: only the id, in listpack buckets under linear hashing (about 23 B), exact dedup;
+   * `getRequest` of a handled id returns undefined. `'bits'`: a Bloom filter in the queue's hash tag (about 3.6 B
+   * per expected request at 1e-6, allocated at creation), sized by `handledBloom`; `getRequest` of a handled id
+   * returns undefined, a never-added request is reported already handled (and skipped) at the false-positive rate,
+   * and a handled request cannot be forgotten (`RedisQueueAdmin.forget`, `deleteRequest`: the bits are shared).
+   * In 'key' and 'bits' a request that failed for good keeps its JSON in the failed index's data, for
+   * `failed()` / `requeueFailed()`. @defaultValue 'key' */
+  handledRequests?: HandledRequestsMode;
+  /** Sizing of the `'bits'` filter (only with `handledRequests: 'bits'`; see {@link HandledBloomOptions}).
+   * @defaultValue `{ expectedRequests: 1_000_000, falsePositiveRate: 1e-6 }` (3.4 MiB) */
+  handledBloom?: HandledBloomOptions;
   /** Tests only: milliseconds added to Redis `TIME` in every script, read before each operation (lets a test move a
    * queue's clock forward; it is still Redis time, never the worker's). @defaultValue 0 */
   clockOffsetMs?: number | (() => number);
@@ -145,6 +161,7 @@ export class RedisStorageClient implements StorageClient {
     const addBatchSize = integerOption('addBatchSize', options.addBatchSize);
     const recoverLimit = integerOption('recoverLimit', options.recoverLimit);
     const maxStalls = integerOption('maxStalls', options.maxStalls);
+    const handledStore = handledStoreSettings(options.handledRequests, options.handledBloom);
     numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
     const feed = feedSettings(options.startUrls);
     const stats = workerStatsSettings(options.workerStats);
@@ -165,6 +182,7 @@ export class RedisStorageClient implements StorageClient {
       startUrls: feed,
       workerStats: stats && new WorkerStatsRegistry(stats),
       failedRequests,
+      handledStore,
       producerLeases: new Set(),
     };
   }

@@ -30,8 +30,9 @@ export interface QueueWorld {
 /**
  * @param backend - where Redis is
  * @param name - queue name
+ * @param defaults - storage client options every client of this world gets (e.g. `handledRequests`)
  */
-export function createWorld(backend: TestBackend, name = 'queue'): QueueWorld {
+export function createWorld(backend: TestBackend, name = 'queue', defaults: Partial<RedisStorageClientOptions> = {}): QueueWorld {
   const keyPrefix = `rqt-${randomUUID().slice(0, 12)}`;
   const clock = { offset: 0 };
   const connections: RedisConnection[] = [];
@@ -42,7 +43,7 @@ export function createWorld(backend: TestBackend, name = 'queue'): QueueWorld {
   };
   const redis = connect();
   const storageClient = (options: Partial<RedisStorageClientOptions> = {}) =>
-    new RedisStorageClient({ redis: connect(), keyPrefix, clockOffsetMs: () => clock.offset, ...options });
+    new RedisStorageClient({ redis: connect(), keyPrefix, clockOffsetMs: () => clock.offset, ...defaults, ...options });
   return {
     keyPrefix,
     name,
