@@ -45,7 +45,8 @@ export const forgetCommand = defineCliCommand(
       const all = candidates(key);
       const { forgotten, keptAsBits } = await admin.forget(all);
       const removedFromStore = dedupKey === undefined ? undefined : (await redis.srem(dedupKey, ...all)) > 0;
-      results.push({ key, forgotten: forgotten.length > 0, uniqueKeys: forgotten, keptAsBits: keptAsBits.length > 0, ...(removedFromStore === undefined ? {} : { removedFromStore }) });
+      // keptAsBits only when true: a handled request of a 'bits' queue (JSON output unchanged otherwise).
+      results.push({ key, forgotten: forgotten.length > 0, uniqueKeys: forgotten, ...(keptAsBits.length > 0 ? { keptAsBits: true } : {}), ...(removedFromStore === undefined ? {} : { removedFromStore }) });
     }
     const attached = (await admin.crawlStats()).dedupKey;
     if (attached && dedupKey === undefined) {
