@@ -27,10 +27,13 @@ const ADD_BATCH = 1000;
 
 const storageClient = cfg.backend === 'memory' ? new MemoryStorage({ persistStorage: false, writeMetadata: false }) : undefined;
 
-async function openQueue(name) {
+/** @param name - queue name @param expected - a 'bits' filter sized for this many instead (the warm-up queue) */
+async function openQueue(name, expected) {
   if (storageClient) return RequestQueue.open(name, { storageClient, config });
   const { openRedisRequestQueue } = await import(cfg.impl);
-  return openRedisRequestQueue(name, { redis: cfg.redisUrl, keyPrefix: cfg.keyPrefix, lockSecs: 600, config, ...cfg.queueOptions });
+  const options = { ...cfg.queueOptions };
+  if (expected !== undefined && options.handledBloom) options.handledBloom = { ...options.handledBloom, expectedRequests: expected };
+  return openRedisRequestQueue(name, { redis: cfg.redisUrl, keyPrefix: cfg.keyPrefix, lockSecs: 600, config, ...options });
 }
 
 const redis = cfg.backend === 'redis' ? new Redis(cfg.redisUrl) : undefined;
@@ -88,12 +91,14 @@ async function lockAndHandle(queue, count) {
 // Warm-up on a queue of its own (JIT, connection, Crawlee's caches), so the first checkpoint's rates are not a cold
 // start's; its memory is part of the baseline.
 if (cfg.warmup > 0) {
-  const warm = await openQueue(`${cfg.name}-warmup`);
+  const warm = await openQueue(`${cfg.name}-warmup`, cfg.warmup);
   await addRange(warm, 0, cfg.warmup);
   await lockAndHandle(warm, cfg.warmup);
 }
-const queue = await openQueue(cfg.name);
+// The baseline comes before the measured queue opens: a 'bits' queue allocates its whole filter at creation, and
+// that filter is part of what a handled request costs. (A probe or restart reopens the queue: nothing allocated.)
 const base = await bytesNow();
+const queue = await openQueue(cfg.name);
 const out = { backend: cfg.backend, phase: cfg.phase, base, checkpoints: [] };
 
 if (cfg.phase === 'pending') {
@@ -136,6 +141,13 @@ if (cfg.phase === 'pending') {
   }
   out.probes = cfg.probes;
   out.falsePositives = falsePositives;
+  // The filter's own estimate at the exact handled count, when the queue reports one (RedisQueueAdmin.storage()).
+  const pkg = await import(cfg.impl);
+  if (pkg.RedisQueueAdmin && 'HandledModeMismatchError' in pkg) {
+    const admin = new pkg.RedisQueueAdmin({ redis: cfg.redisUrl, keyPrefix: cfg.keyPrefix, name: cfg.name });
+    out.storage = await admin.storage();
+    await admin.close();
+  }
   console.error(`[${cfg.backend}${cfg.label ? ' ' + cfg.label : ''}] ${falsePositives} of ${cfg.probes} new requests reported as handled`);
 } else {
   const addSecs = await addRange(queue, 0, cfg.n, { handledAt: new Date().toISOString() });
