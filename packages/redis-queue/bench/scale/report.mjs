@@ -20,6 +20,14 @@ export function seedBytes(row) {
   return { pending, handled, total: pending + handled };
 }
 
+/** The queue's own memory report (get().memoryBytes: MEMORY USAGE of its keys, index sampled) against the
+ * used_memory delta of the handled queue, as a ratio. */
+function reported(handled) {
+  const bytes = handled?.info?.memoryBytes;
+  if (bytes === undefined || !handled?.bytes) return '–';
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB / ${(handled.bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
 /** "measured (estimated)" false-positive cell: never-seen requests reported handled, and the filter's own estimate. */
 function falsePositives(probe) {
   if (!probe) return '–';
@@ -74,20 +82,20 @@ export function markdown(rows, meta) {
     `lock-and-handle windows of ${int(meta.window)} requests with ${meta.concurrency} concurrent fetchNextRequest/markRequestHandled loops. ` +
     `Rates in requests/s; "add" is the last ${int(meta.addWindow)} adds before each size.`);
   lines.push('');
-  lines.push(`| layout | ${sizes.map((s) => `add @${sizeName(s)}`).join(' | ')} | ${sizes.map((s) => `lock+handle @${sizeName(s)}`).join(' | ')} | B/pending | B/handled | false positives | restart: first request | restart RSS |`);
-  lines.push(`|---|${sizes.map(() => '---:').join('|')}|${sizes.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|`);
+  lines.push(`| layout | ${sizes.map((s) => `add @${sizeName(s)}`).join(' | ')} | ${sizes.map((s) => `lock+handle @${sizeName(s)}`).join(' | ')} | B/pending | B/handled | get() memoryBytes / measured | false positives | restart: first request | restart RSS |`);
+  lines.push(`|---|${sizes.map(() => '---:').join('|')}|${sizes.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|---:|`);
   for (const r of rows) {
     const at = (s) => r.pending?.checkpoints.find((c) => c.inQueue === s);
     const last = r.pending?.checkpoints.at(-1);
     const restart = r.restart ? `${int(r.restart.sinceOpenMs)} ms (${int(r.restart.sinceProcessStartMs)} ms from process start)` : '–';
     lines.push(
       `| ${r.label} | ${sizes.map((s) => int(at(s)?.addRate)).join(' | ')} | ${sizes.map((s) => int(at(s)?.lockAndHandleRate)).join(' | ')} | ` +
-        `${b(last?.perPending)} | ${b(r.handled?.perHandled)} | ${falsePositives(r.probe)} | ${restart} | ${r.restart ? `${int(r.restart.rss / 2 ** 20)} MiB` : '–'} |`,
+        `${b(last?.perPending)} | ${b(r.handled?.perHandled)} | ${reported(r.handled)} | ${falsePositives(r.probe)} | ${restart} | ${r.restart ? `${int(r.restart.rss / 2 ** 20)} MiB` : '–'} |`,
     );
   }
-  lines.push(`| crawlee-python Redis client, published ([#1406](${CRAWLEE_PYTHON.source}); dedup structure only, 10M URLs) | ${sizes.map(() => '–').join(' | ')} | ${sizes.map(() => '–').join(' | ')} | – | set ${b(CRAWLEE_PYTHON.setBytesPerUrl)} / Bloom ${b(CRAWLEE_PYTHON.bloomBytesPerUrl)} | Bloom at 1e-7 | – | – |`);
+  lines.push(`| crawlee-python Redis client, published ([#1406](${CRAWLEE_PYTHON.source}); dedup structure only, 10M URLs) | ${sizes.map(() => '–').join(' | ')} | ${sizes.map(() => '–').join(' | ')} | – | set ${b(CRAWLEE_PYTHON.setBytesPerUrl)} / Bloom ${b(CRAWLEE_PYTHON.bloomBytesPerUrl)} | – | Bloom at 1e-7 | – | – |`);
   lines.push('');
-  lines.push('MemoryStorage rows count bytes of the Node heap (after a full GC), not Redis. B/handled comes from a separate queue of requests added already handled (handledAt set) plus a few pending.');
+  lines.push('MemoryStorage rows count bytes of the Node heap (after a full GC), not Redis. B/handled comes from a separate queue of requests added already handled (handledAt set) plus a few pending. "get() memoryBytes / measured": what that queue reports about itself (its keys\' `MEMORY USAGE`, index buckets sampled) against the used_memory delta.');
   lines.push('');
   lines.push(`Seed workload (${SEED.handled / 1e6}M handled, ${SEED.pending / 1e6}M pending) from the measured per-request costs, against the ${SEED.scrapyGB} GB the Scrapy crawl needed:`);
   lines.push('');
