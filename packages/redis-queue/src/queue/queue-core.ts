@@ -107,6 +107,7 @@ export class QueueCore {
   async info(): Promise<RedisRequestQueueInfo | undefined> {
     const [meta, memory] = await Promise.all([this.redis((r) => r.hgetall(this.keys.meta)), this.memory.read().catch(() => undefined)]);
     if (!meta || Object.keys(meta).length === 0) return undefined;
+    this.warnIfBloomFull(meta);
     const date = (value: string | undefined) => new Date(value ? Number(value) : Date.now());
     return {
       id: this.id,
@@ -121,6 +122,21 @@ export class QueueCore {
       stats: {},
       memoryBytes: memory?.bytes,
     };
+  }
+
+  private bloomWarned = false;
+
+  /** Once per client: a 'bits' queue holding more handled requests than its filter was sized for (its false-positive
+   * rate grows past the target; RedisQueueAdmin.storage() reports the estimate). @param meta - the queue's meta */
+  private warnIfBloomFull(meta: Record<string, string>): void {
+    if (this.bloomWarned || meta.hmode !== 'bits') return;
+    const [expected, rate] = (meta.hbSizing ?? '').split(':').map(Number);
+    if (!(Number(meta.handled) > expected!)) return;
+    this.bloomWarned = true;
+    log.warning(
+      `crawlee-redis-queue: queue "${this.id}" holds ${meta.handled} handled requests, more than its handledBloom.expectedRequests ` +
+        `(${expected}); new requests are now wrongly reported as handled more often than ${rate}. Create the next crawl's queue with a larger expectedRequests`,
+    );
   }
 
   /** Deletes the queue, its requests and dead letters, and its index entry. */

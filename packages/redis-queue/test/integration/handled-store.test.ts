@@ -3,7 +3,8 @@
 // negative, a queue written before handled requests left data, failed requests in modes that keep no request, and
 // the queue's memory in get() / admin.storage().
 import { createHash } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { log } from 'crawlee';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { HandledModeMismatchError } from '../../src/errors/handled-mode-mismatch-error.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
@@ -123,6 +124,18 @@ describe('handledRequests', () => {
     // Half the expected count in: (1 - e^(-k n / m))^k, far below the target.
     expect(storage.handledFalsePositiveRate).toBeGreaterThan(0);
     expect(storage.handledFalsePositiveRate).toBeLessThan(1e-4);
+  });
+
+  it("'bits' warns once when the queue holds more handled requests than its filter was sized for", async () => {
+    open();
+    const c = await crawl(world, 'bits', 30, { handledBloom: { expectedRequests: 20 } });
+    const warning = vi.spyOn(log, 'warning').mockImplementation(() => undefined);
+    await c.get();
+    await c.get();
+    const warned = warning.mock.calls.filter(([line]) => String(line).includes('expectedRequests'));
+    warning.mockRestore();
+    expect(warned).toHaveLength(1);
+    expect(String(warned[0]![0])).toMatch(/holds 30 handled requests, more than its handledBloom.expectedRequests \(20\)/);
   });
 
   it('a queue written before handled requests left data: its handled entries still dedup and read back, new ones go to the store', async () => {
