@@ -33,8 +33,9 @@ export interface HandledStoreSettings {
 }
 
 /** Entries per 'key' index bucket before it is split. Under linear hashing an unsplit bucket holds up to about
- * 2 x 48 entries (plus Poisson spread), under 128, the `hash-max-listpack-entries` of redis.conf, so every bucket
- * stays a listpack; measured at 22-24 B per handled request (docs/compact-frontier.md). */
+ * 2 x 48 entries (plus Poisson spread), far under Redis's default `hash-max-listpack-entries` of 512 (and mostly
+ * under 128, which some deployments set), so buckets stay listpacks; measured at 22-24 B per handled request
+ * (docs/compact-frontier.md). A bucket that outgrows the setting becomes a hashtable until its split rewrites it. */
 export const HANDLED_INDEX_LOAD = 48;
 
 /** One Redis string holds at most 2^32 bits. */
