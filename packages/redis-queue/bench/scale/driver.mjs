@@ -38,6 +38,27 @@ async function openQueue(name, expected) {
 
 const redis = cfg.backend === 'redis' ? new Redis(cfg.redisUrl) : undefined;
 
+/** The 'key' index buckets (`ix:<b>`) and 'bits' blocks (`hb:<i>`) as one row each (count, bytes, encodings):
+ * tens of thousands of buckets would make the result line megabytes long. @param rows - keyBreakdown rows */
+function groupBuckets(rows) {
+  const out = [];
+  const groups = new Map();
+  for (const row of rows) {
+    const m = /^(.*:(ix|hb):)\d+$/.exec(row.key);
+    if (!m) {
+      out.push(row);
+      continue;
+    }
+    const g = groups.get(m[1]) ?? { key: `${m[1]}*`, type: row.type, encoding: {}, keys: 0, length: 0, bytes: 0 };
+    g.keys++;
+    g.length += row.length;
+    g.bytes += row.bytes;
+    g.encoding[row.encoding] = (g.encoding[row.encoding] ?? 0) + 1;
+    groups.set(m[1], g);
+  }
+  return [...out, ...groups.values()];
+}
+
 /** Bytes the backend holds: Redis used_memory, or this process's heap after a full GC (MemoryStorage). */
 async function bytesNow() {
   if (redis) return usedMemory(redis);
@@ -162,10 +183,10 @@ if (cfg.phase === 'pending') {
 out.info = await queue.client.get();
 if (redis) {
   out.memoryInfo = await memoryInfo(redis);
-  out.keys = await keyBreakdown(redis, `*${cfg.keyPrefix}:rq:*`, cfg.samples);
+  out.keys = groupBuckets(await keyBreakdown(redis, `*${cfg.keyPrefix}:rq:*`, cfg.samples));
   redis.disconnect();
 }
 out.rss = process.memoryUsage().rss;
-console.log(JSON.stringify(out));
-// Crawlee's RequestQueue keeps timers; the result is out, so leave without waiting for them.
-process.exit(0);
+// Crawlee's RequestQueue keeps timers; leave once the result is written (a pipe is asynchronous: exiting at once
+// would cut a long line).
+process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));
