@@ -63,4 +63,10 @@ describe('the summary', () => {
     expect(summary.everyPageExactlyOnce).toBe(false);
     expect(printed(summary)).toMatch(/result +NOT crawled: no page recorded, the start page answered an HTTP error/);
   });
+
+  it("shows the queue's own memory per request and its handledRequests mode", () => {
+    const summary = buildSummary({ ...input({ total: 40, pending: 0, locked: 0, handled: 40, deadLetters: 0 }, 40), queueMemory: { bytes: 4000, handledRequests: 'key' } });
+    expect(summary.queueMemory).toEqual({ bytes: 4000, handledRequests: 'key' });
+    expect(printed(summary)).toMatch(/queue memory +3\.9 KiB \(100 B per request\), handled requests kept as 'key'/);
+  });
 });

@@ -8,6 +8,13 @@ export type RequestQueueClient = ReturnType<StorageClient['requestQueue']>;
 export type RequestQueueCollectionClient = ReturnType<StorageClient['requestQueues']>;
 /** Crawlee's `RequestQueueInfo`. */
 export type RequestQueueInfo = NonNullable<Awaited<ReturnType<RequestQueueClient['get']>>>;
+
+/** Crawlee's `RequestQueueInfo` plus what a Redis queue knows besides. */
+export interface RedisRequestQueueInfo extends RequestQueueInfo {
+  /** Bytes of Redis memory the queue's keys use (`MEMORY USAGE`, index buckets sampled), measured at most 10 s ago;
+   * undefined when the server refused `MEMORY USAGE` (ACL). */
+  memoryBytes?: number;
+}
 /** Crawlee's `RequestSchema` (what `addRequest` receives). */
 export type RequestSchema = Parameters<RequestQueueClient['addRequest']>[0];
 /** Crawlee's `UpdateRequestSchema`. */

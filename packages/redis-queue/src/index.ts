@@ -15,11 +15,15 @@ export {
   type StartUrlItemFormat,
 } from './storage/redis-storage-client.js';
 export { RedisRequestQueueClient } from './storage/redis-request-queue-client.js';
+export type { HandledRequestsMode, HandledBloomOptions } from './queue/handled-store.js';
+export type { HandledStoreInfo } from './admin/handled-store-info.js';
+export type { RedisRequestQueueInfo } from './crawlee-types.js';
 export {
   RedisQueueAdmin,
   type DeadLetter,
   type RedisQueueAdminOptions,
   type RedisQueueStats,
+  type RedisQueueStorage,
   type RequeueDeadLettersOptions,
 } from './admin/redis-queue-admin.js';
 export { defaultStartUrlsKey, type QueueKeys } from './redis/keys.js';
@@ -52,6 +56,7 @@ export {
   UnsupportedOperationError,
   StartUrlFeedTypeError,
   EnqueueFilterIncompatibleError,
+  HandledModeMismatchError,
   RedisUnreachableError,
   RedisAuthError,
   RedisPermissionError,

@@ -174,6 +174,8 @@ export async function runDistributed(input: {
   const snapshot = await read();
   const redisUsedMemoryBytes = await redisUsedMemory(redis);
   const runKeysMemoryBytes = await runKeysMemory(redis, keys.hashTag);
+  const storage = await admin.storage();
+  const queueMemory = { bytes: storage.memoryBytes ?? null, handledRequests: storage.handledRequests };
   const merged = results ? await results.merge() : await mergeRecords(recordsFilesIn(recordsDir));
   writeJsonLines(options.output, merged.pages);
   // A queue named by the user belongs to the user (other machines may still use it), and an interrupted one is kept
@@ -192,6 +194,7 @@ export async function runDistributed(input: {
     crawlSecs: clock.crawlSecs,
     redisUsedMemoryBytes,
     runKeysMemoryBytes,
+    queueMemory,
     fetches: site.server?.fetches ?? null,
     killed,
     retried: await counters.retried(),

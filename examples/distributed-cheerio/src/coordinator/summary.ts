@@ -55,6 +55,9 @@ export interface RunSummary {
   redisUsedMemoryBytes: number | null;
   /** `MEMORY USAGE` summed over this run's keys (queue, dedup store, counters). */
   runKeysMemoryBytes: number | null;
+  /** The queue's own Redis memory as the queue reports it (`RedisQueueAdmin.storage()`: its keys, index buckets
+   * sampled) and what it keeps of a handled request (`handledRequests`); null without Redis. */
+  queueMemory: { bytes: number | null; handledRequests: string } | null;
   /** GET requests the static server answered, and paths it served more than once. */
   httpFetches: { total: number; pathsFetchedMoreThanOnce: number; refetched: string[] } | null;
   killedWorker: { worker: string; afterPages: number; pagesItRecorded: number } | null;
@@ -97,6 +100,7 @@ export interface SummaryInput {
   crawlSecs: number;
   redisUsedMemoryBytes: number | null;
   runKeysMemoryBytes: number | null;
+  queueMemory?: { bytes: number | null; handledRequests: string } | null;
   fetches: Map<string, number> | null;
   killed: { worker: string; afterPages: number } | null;
   /** URLs that were retried after a failed attempt (RunCounters.retried). */
@@ -181,6 +185,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
     requestsPerSecond: input.crawlSecs > 0 ? Math.round((merged.recordsRead / input.crawlSecs) * 10) / 10 : 0,
     redisUsedMemoryBytes: input.redisUsedMemoryBytes,
     runKeysMemoryBytes: input.runKeysMemoryBytes,
+    queueMemory: input.queueMemory ?? null,
     httpFetches:
       input.fetches === null
         ? null
@@ -262,6 +267,11 @@ export function printSummary(s: RunSummary): void {
   if (s.failedRequests + s.httpErrors > 0) log.info(`  failed / HTTP errors    ${s.failedRequests} / ${s.httpErrors}`);
   log.info(`  requests/s              ${s.requestsPerSecond} (${count(s.pagesHandled, 'page')} in ${s.crawlSecs} s; ${s.durationSecs} s with start-up)`);
   log.info(`  Redis memory            ${bytes(s.redisUsedMemoryBytes)} used by the server, ${bytes(s.runKeysMemoryBytes)} by this run's keys`);
+  if (s.queueMemory !== null) {
+    const total = s.queue.handled + s.queue.pending;
+    const per = s.queueMemory.bytes !== null && total > 0 ? ` (${Math.round(s.queueMemory.bytes / total)} B per request)` : '';
+    log.info(`  queue memory            ${bytes(s.queueMemory.bytes)}${per}, handled requests kept as '${s.queueMemory.handledRequests}'`);
+  }
   if (s.killedWorker !== null) {
     log.info(
       `  chaos                   ${s.killedWorker.worker} SIGKILLed after the fleet recorded ${count(s.killedWorker.afterPages, 'page')} ` +

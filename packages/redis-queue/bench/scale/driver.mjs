@@ -27,13 +27,37 @@ const ADD_BATCH = 1000;
 
 const storageClient = cfg.backend === 'memory' ? new MemoryStorage({ persistStorage: false, writeMetadata: false }) : undefined;
 
-async function openQueue(name) {
+/** @param name - queue name @param expected - a 'bits' filter sized for this many instead (the warm-up queue) */
+async function openQueue(name, expected) {
   if (storageClient) return RequestQueue.open(name, { storageClient, config });
   const { openRedisRequestQueue } = await import(cfg.impl);
-  return openRedisRequestQueue(name, { redis: cfg.redisUrl, keyPrefix: cfg.keyPrefix, lockSecs: 600, config, ...cfg.queueOptions });
+  const options = { ...cfg.queueOptions };
+  if (expected !== undefined && options.handledBloom) options.handledBloom = { ...options.handledBloom, expectedRequests: expected };
+  return openRedisRequestQueue(name, { redis: cfg.redisUrl, keyPrefix: cfg.keyPrefix, lockSecs: 600, config, ...options });
 }
 
 const redis = cfg.backend === 'redis' ? new Redis(cfg.redisUrl) : undefined;
+
+/** The 'key' index buckets (`ix:<b>`) and 'bits' blocks (`hb:<i>`) as one row each (count, bytes, encodings):
+ * tens of thousands of buckets would make the result line megabytes long. @param rows - keyBreakdown rows */
+function groupBuckets(rows) {
+  const out = [];
+  const groups = new Map();
+  for (const row of rows) {
+    const m = /^(.*:(ix|hb):)\d+$/.exec(row.key);
+    if (!m) {
+      out.push(row);
+      continue;
+    }
+    const g = groups.get(m[1]) ?? { key: `${m[1]}*`, type: row.type, encoding: {}, keys: 0, length: 0, bytes: 0 };
+    g.keys++;
+    g.length += row.length;
+    g.bytes += row.bytes;
+    g.encoding[row.encoding] = (g.encoding[row.encoding] ?? 0) + 1;
+    groups.set(m[1], g);
+  }
+  return [...out, ...groups.values()];
+}
 
 /** Bytes the backend holds: Redis used_memory, or this process's heap after a full GC (MemoryStorage). */
 async function bytesNow() {
@@ -88,12 +112,14 @@ async function lockAndHandle(queue, count) {
 // Warm-up on a queue of its own (JIT, connection, Crawlee's caches), so the first checkpoint's rates are not a cold
 // start's; its memory is part of the baseline.
 if (cfg.warmup > 0) {
-  const warm = await openQueue(`${cfg.name}-warmup`);
+  const warm = await openQueue(`${cfg.name}-warmup`, cfg.warmup);
   await addRange(warm, 0, cfg.warmup);
   await lockAndHandle(warm, cfg.warmup);
 }
-const queue = await openQueue(cfg.name);
+// The baseline comes before the measured queue opens: a 'bits' queue allocates its whole filter at creation, and
+// that filter is part of what a handled request costs. (A probe or restart reopens the queue: nothing allocated.)
 const base = await bytesNow();
+const queue = await openQueue(cfg.name);
 const out = { backend: cfg.backend, phase: cfg.phase, base, checkpoints: [] };
 
 if (cfg.phase === 'pending') {
@@ -136,6 +162,13 @@ if (cfg.phase === 'pending') {
   }
   out.probes = cfg.probes;
   out.falsePositives = falsePositives;
+  // The filter's own estimate at the exact handled count, when the queue reports one (RedisQueueAdmin.storage()).
+  const pkg = await import(cfg.impl);
+  if (pkg.RedisQueueAdmin && 'HandledModeMismatchError' in pkg) {
+    const admin = new pkg.RedisQueueAdmin({ redis: cfg.redisUrl, keyPrefix: cfg.keyPrefix, name: cfg.name });
+    out.storage = await admin.storage();
+    await admin.close();
+  }
   console.error(`[${cfg.backend}${cfg.label ? ' ' + cfg.label : ''}] ${falsePositives} of ${cfg.probes} new requests reported as handled`);
 } else {
   const addSecs = await addRange(queue, 0, cfg.n, { handledAt: new Date().toISOString() });
@@ -150,10 +183,10 @@ if (cfg.phase === 'pending') {
 out.info = await queue.client.get();
 if (redis) {
   out.memoryInfo = await memoryInfo(redis);
-  out.keys = await keyBreakdown(redis, `*${cfg.keyPrefix}:rq:*`, cfg.samples);
+  out.keys = groupBuckets(await keyBreakdown(redis, `*${cfg.keyPrefix}:rq:*`, cfg.samples));
   redis.disconnect();
 }
 out.rss = process.memoryUsage().rss;
-console.log(JSON.stringify(out));
-// Crawlee's RequestQueue keeps timers; the result is out, so leave without waiting for them.
-process.exit(0);
+// Crawlee's RequestQueue keeps timers; leave once the result is written (a pipe is asynchronous: exiting at once
+// would cut a long line).
+process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));

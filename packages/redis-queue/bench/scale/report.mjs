@@ -11,7 +11,30 @@ export const CRAWLEE_PYTHON = {
 };
 
 /** The seed crawl of the issue: 700M fingerprints seen, 40M queued; the Scrapy fleet needed 27 GB of Redis. */
-export const SEED = { handled: 700e6, pending: 40e6, scrapyGB: 27 };
+export const SEED = { handled: 700e6, pending: 40e6, scrapyGB: 27, targetBitsGB: 12 };
+
+/** The seed workload from one row's measured costs: B/pending at the largest size x 40M + B/handled x 700M. */
+export function seedBytes(row) {
+  const pending = (row.pending?.checkpoints.at(-1)?.perPending ?? NaN) * SEED.pending;
+  const handled = (row.handled?.perHandled ?? NaN) * SEED.handled;
+  return { pending, handled, total: pending + handled };
+}
+
+/** The queue's own memory report (get().memoryBytes: MEMORY USAGE of its keys, index sampled) against the
+ * used_memory delta of the handled queue, as a ratio. */
+function reported(handled) {
+  const bytes = handled?.info?.memoryBytes;
+  if (bytes === undefined || !handled?.bytes) return '–';
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB / ${(handled.bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
+/** "measured (estimated)" false-positive cell: never-seen requests reported handled, and the filter's own estimate. */
+function falsePositives(probe) {
+  if (!probe) return '–';
+  const measured = `${probe.falsePositives} / ${int(probe.probes)}`;
+  const estimated = probe.storage?.handledFalsePositiveRate;
+  return estimated === undefined ? measured : `${measured} (rate ${(probe.falsePositives / probe.probes).toExponential(1)}; estimated ${estimated.toExponential(1)})`;
+}
 
 const int = (x) => (x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US'));
 const b = (x) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(1));
@@ -39,6 +62,13 @@ export function targetsOf(row) {
     { name: 'pending request at most 200 B', met: last.perPending <= 200, value: `${b(last.perPending)} B` },
   ];
   if (row.restart) out.push({ name: 'first request after restart under 1 s', met: row.restart.sinceOpenMs < 1000, value: `${int(row.restart.sinceOpenMs)} ms` });
+  const perHandled = row.handled?.perHandled;
+  if (row.mode === 'key') out.push({ name: "handled request at most 32 B ('key')", met: perHandled <= 32, value: `${b(perHandled)} B` });
+  if (row.mode === 'bits') {
+    out.push({ name: "handled request at most 6 B ('bits', 1e-6)", met: perHandled <= 6, value: `${b(perHandled)} B` });
+    const seed = seedBytes(row);
+    out.push({ name: `seed workload at most ${SEED.targetBitsGB} GB ('bits')`, met: seed.total <= SEED.targetBitsGB * 1e9, value: `${gb(seed.total)} GB (pending ${gb(seed.pending)} GB)` });
+  }
   return out;
 }
 
@@ -52,30 +82,30 @@ export function markdown(rows, meta) {
     `lock-and-handle windows of ${int(meta.window)} requests with ${meta.concurrency} concurrent fetchNextRequest/markRequestHandled loops. ` +
     `Rates in requests/s; "add" is the last ${int(meta.addWindow)} adds before each size.`);
   lines.push('');
-  lines.push(`| layout | ${sizes.map((s) => `add @${sizeName(s)}`).join(' | ')} | ${sizes.map((s) => `lock+handle @${sizeName(s)}`).join(' | ')} | B/pending | B/handled | false positives | restart: first request | restart RSS |`);
-  lines.push(`|---|${sizes.map(() => '---:').join('|')}|${sizes.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|`);
+  lines.push(`| layout | ${sizes.map((s) => `add @${sizeName(s)}`).join(' | ')} | ${sizes.map((s) => `lock+handle @${sizeName(s)}`).join(' | ')} | B/pending | B/handled | get() memoryBytes / measured | false positives | restart: first request | restart RSS |`);
+  lines.push(`|---|${sizes.map(() => '---:').join('|')}|${sizes.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|---:|`);
   for (const r of rows) {
     const at = (s) => r.pending?.checkpoints.find((c) => c.inQueue === s);
     const last = r.pending?.checkpoints.at(-1);
     const restart = r.restart ? `${int(r.restart.sinceOpenMs)} ms (${int(r.restart.sinceProcessStartMs)} ms from process start)` : '–';
     lines.push(
       `| ${r.label} | ${sizes.map((s) => int(at(s)?.addRate)).join(' | ')} | ${sizes.map((s) => int(at(s)?.lockAndHandleRate)).join(' | ')} | ` +
-        `${b(last?.perPending)} | ${b(r.handled?.perHandled)} | ${r.probe ? `${r.probe.falsePositives} / ${int(r.probe.probes)}` : '–'} | ${restart} | ${r.restart ? `${int(r.restart.rss / 2 ** 20)} MiB` : '–'} |`,
+        `${b(last?.perPending)} | ${b(r.handled?.perHandled)} | ${reported(r.handled)} | ${falsePositives(r.probe)} | ${restart} | ${r.restart ? `${int(r.restart.rss / 2 ** 20)} MiB` : '–'} |`,
     );
   }
-  lines.push(`| crawlee-python Redis client, published ([#1406](${CRAWLEE_PYTHON.source}); dedup structure only, 10M URLs) | ${sizes.map(() => '–').join(' | ')} | ${sizes.map(() => '–').join(' | ')} | – | set ${b(CRAWLEE_PYTHON.setBytesPerUrl)} / Bloom ${b(CRAWLEE_PYTHON.bloomBytesPerUrl)} | Bloom at 1e-7 | – | – |`);
+  lines.push(`| crawlee-python Redis client, published ([#1406](${CRAWLEE_PYTHON.source}); dedup structure only, 10M URLs) | ${sizes.map(() => '–').join(' | ')} | ${sizes.map(() => '–').join(' | ')} | – | set ${b(CRAWLEE_PYTHON.setBytesPerUrl)} / Bloom ${b(CRAWLEE_PYTHON.bloomBytesPerUrl)} | – | Bloom at 1e-7 | – | – |`);
   lines.push('');
-  lines.push('MemoryStorage rows count bytes of the Node heap (after a full GC), not Redis. B/handled comes from a separate queue of requests added already handled (handledAt set) plus a few pending.');
+  lines.push('MemoryStorage rows count bytes of the Node heap (after a full GC), not Redis. B/handled comes from a separate queue of requests added already handled (handledAt set) plus a few pending. "get() memoryBytes / measured": what that queue reports about itself (its keys\' `MEMORY USAGE`, index buckets sampled) against the used_memory delta.');
   lines.push('');
   lines.push(`Seed workload (${SEED.handled / 1e6}M handled, ${SEED.pending / 1e6}M pending) from the measured per-request costs, against the ${SEED.scrapyGB} GB the Scrapy crawl needed:`);
   lines.push('');
   lines.push('| layout | pending | handled | total |');
   lines.push('|---|---:|---:|---:|');
   for (const r of rows.filter((x) => x.backend === 'redis')) {
-    const p = (r.pending?.checkpoints.at(-1)?.perPending ?? NaN) * SEED.pending;
-    const h = (r.handled?.perHandled ?? NaN) * SEED.handled;
-    lines.push(`| ${r.label} | ${gb(p)} GB | ${gb(h)} GB | ${gb(p + h)} GB |`);
+    const seed = seedBytes(r);
+    lines.push(`| ${r.label} | ${gb(seed.pending)} GB | ${gb(seed.handled)} GB | ${gb(seed.total)} GB |`);
   }
+  lines.push(`| Scrapy fleet of the report (Bloom bits + compact requests) | – | – | ${SEED.scrapyGB} GB |`);
   lines.push('');
   const misses = rows.flatMap((r) => targetsOf(r).map((t) => ({ ...t, label: r.label }))).filter((t) => !t.met);
   lines.push(misses.length === 0 ? 'Every target met.' : `Targets missed: ${misses.map((t) => `${t.label}: ${t.name} (${t.value})`).join('; ')}.`);

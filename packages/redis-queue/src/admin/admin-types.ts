@@ -1,5 +1,6 @@
 import type { RedisOptions } from 'ioredis';
 import type { RedisConnectionOption } from '../redis/connection.js';
+import type { HandledStoreInfo } from './handled-store-info.js';
 
 // The shapes RedisQueueAdmin takes and returns (re-exported by redis-queue-admin.ts and the package root).
 
@@ -33,6 +34,13 @@ export interface RedisQueueStats {
   handled: number;
   /** Entries in the dead letters. */
   deadLetters: number;
+}
+
+/** What a queue costs and keeps (`RedisQueueAdmin.storage()`). */
+export interface RedisQueueStorage extends HandledStoreInfo {
+  /** Bytes of Redis memory the queue's keys use (measured at most 10 s ago); undefined when `MEMORY USAGE` is
+   * refused. */
+  memoryBytes?: number;
 }
 
 /** One dead letter: an entry no worker could read. */

@@ -49,12 +49,20 @@ function checkCount(name: string, value: number, min: number): void {
 async function readFailed(scripts: QueueScripts, ids: string[], failedAt: number[]): Promise<FailedRequest[]> {
   if (ids.length === 0) return [];
   const { redis } = scripts.connection;
-  const [kept, forgotten] = await scripts.connection.run(() =>
-    Promise.all([redis.hmget(scripts.keys.data, ...ids), redis.hmget(scripts.keys.failedData, ...ids)]),
+  // A kept failed request is handled: its JSON is in the 'request' mode's done hash, in the kept failed data ('key',
+  // 'bits'), or in data (a queue written before handled requests left it).
+  const [inData, inDone, keptJson, forgotten] = await scripts.connection.run(() =>
+    Promise.all([
+      redis.hmget(scripts.keys.data, ...ids),
+      redis.hmget(scripts.keys.done, ...ids),
+      redis.hmget(scripts.keys.failedKept, ...ids),
+      redis.hmget(scripts.keys.failedData, ...ids),
+    ]),
   );
   const out: FailedRequest[] = [];
   ids.forEach((id, i) => {
-    const json = forgotten[i] ?? kept[i];
+    const kept = [keptJson, inDone, inData];
+    const json = forgotten[i] ?? kept.map((source) => source[i]).find((value) => value != null);
     if (json === null || json === undefined) return; // deleted since (admin forget): nothing to show
     const entry: FailedRequest = { id, failedAt: new Date(failedAt[i]!), state: forgotten[i] != null ? 'forgotten' : 'kept', json };
     try {
@@ -136,7 +144,7 @@ export async function requeueFailed(
     }
     result.skipped += skipped;
     if (args.length === 1) return skipped;
-    const codes = (await scripts.run('requeueFailed', args, { extraKeys: [scripts.keys.failed, scripts.keys.failedData] })) as unknown[];
+    const codes = (await scripts.run('requeueFailed', args, { extraKeys: [scripts.keys.failed, scripts.keys.failedData, scripts.keys.failedKept] })) as unknown[];
     for (const code of codes.map(Number)) {
       if (code === REQUEUE_REPLY.REQUEUED) result.requeued++;
       else if (code === REQUEUE_REPLY.ALREADY_QUEUED) result.alreadyQueued++;

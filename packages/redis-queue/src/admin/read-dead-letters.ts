@@ -30,3 +30,22 @@ export async function readDeadLetters(connection: ConnectionHandle, keys: QueueK
   }
   return letters.sort((a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id));
 }
+
+/**
+ * Deletes dead letters for good, 500 per command.
+ * @param connection - the connection
+ * @param keys - the queue's (or one shard's) keys
+ * @param ids - only these dead-letter ids (default: all)
+ * @returns how many were deleted
+ */
+export async function deleteDeadLetters(connection: ConnectionHandle, keys: QueueKeys, ids?: string[]): Promise<number> {
+  const redis = connection.redis;
+  const targets = ids ?? (await connection.run(() => redis.hkeys(keys.dead)));
+  let deleted = 0;
+  for (let start = 0; start < targets.length; start += 500) {
+    const chunk = targets.slice(start, start + 500);
+    deleted += await connection.run(() => redis.hdel(keys.dead, ...chunk));
+    await connection.run(() => redis.hdel(keys.deadInfo, ...chunk));
+  }
+  return deleted;
+}

@@ -5,7 +5,11 @@ import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '.
 import { QueueScripts } from '../queue/queue-scripts.js';
 import { REQUEUED } from '../queue/reply-codes.js';
 import { unlinkHashTag } from './unlink-hash-tag.js';
-import { readCrawlStats, readQueueMemory, type CrawlStats } from '../stats/read-crawl-stats.js';
+import { DELETE_REPLY } from '../redis/reply-codes.js';
+import { readCrawlStats, type CrawlStats } from '../stats/read-crawl-stats.js';
+import { readQueueMemory } from '../stats/read-queue-memory.js';
+import { QueueMemoryCache } from '../stats/queue-memory-cache.js';
+import { readHandledStoreInfo } from './handled-store-info.js';
 import { readWorkers, type WorkerInfo } from '../stats/read-worker-stats.js';
 import { takeOverScrapyRequests, type TakeOverScrapyRequestsOptions, type TakeOverScrapyRequestsResult } from '../takeover/index.js';
 import { readProducerLeases } from '../lease/read-producer-leases.js';
@@ -14,14 +18,14 @@ import { mergePolitenessStats } from '../shard/shard-politeness.js';
 import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
 import { listFailed, requeueFailed, type FailedRequest, type ListFailedOptions, type RequeueFailedOptions } from './failed-requests.js';
 import { AdminShards } from '../shard/admin-shards.js';
-import { readDeadLetters } from './read-dead-letters.js';
+import { deleteDeadLetters, readDeadLetters } from './read-dead-letters.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import { shardOf } from '../shard/shard-of.js';
 import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCounts, sumStats } from '../shard/shard-admin-parts.js';
 
-import type { RedisQueueAdminOptions, RedisQueueStats, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
+import type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
-export type { RedisQueueAdminOptions, RedisQueueStats, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
+export type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
 /**
  * Operator tools for one shared Redis request queue: counters, explicit purge and drop, dead letters.
@@ -47,6 +51,7 @@ export class RedisQueueAdmin {
   private readonly leases = new Set<ProducerLease>();
   /** One admin per shard of a sharded queue (src/shard/admin-shards.ts). */
   private readonly shardAdmins: AdminShards<RedisQueueAdmin>;
+  private readonly memory: QueueMemoryCache;
 
   /**
    * @param options - connection, key prefix, queue name
@@ -64,6 +69,7 @@ export class RedisQueueAdmin {
     this.scripts = new QueueScripts(this.connection, this.keys, options.name);
     const isRoot = this.keys.tag === queueKeys(this.keyPrefix, this.name).tag;
     this.shardAdmins = new AdminShards(this.connection, this.keyPrefix, this.name, isRoot, (k) => new RedisQueueAdmin({ ...options, redis: this.redis }, k));
+    this.memory = new QueueMemoryCache(this.redis, this.keys, (read) => this.connection.run(read));
   }
 
   /**
@@ -102,6 +108,7 @@ export class RedisQueueAdmin {
    * @returns the queue's counters, read in one atomic step. Never negative, and `handled` never above `total`
    *   (counters a third party edited are shown clamped: `pending` and `handled` at 0, `total` at least
    *   pending + handled), so the CLI, metrics and dashboard never show a negative count or over 100 % handled.
+   *   Memory and the handled store: {@link RedisQueueAdmin.storage}.
    */
   async stats(): Promise<RedisQueueStats> {
     const parts = await this.shardAdmins.over((p) => p.stats());
@@ -110,6 +117,22 @@ export class RedisQueueAdmin {
     const p = Math.max(0, pending!);
     const h = Math.max(0, handled!);
     return { total: Math.max(total!, p + h), pending: p, locked: Math.max(0, locked!), handled: h, deadLetters: deadLetters! };
+  }
+
+  /**
+   * What the queue costs and keeps: its Redis memory (measured at most 10 s ago: fixed keys plus a sample of the
+   * index buckets, O(keys + 16)) and its handled store (`handledRequests` mode; in 'bits' the filter's sizing and its
+   * estimated false-positive rate at the current handled count). Separate from {@link RedisQueueAdmin.stats}, which
+   * stays one atomic read of the counters.
+   * @returns memory and handled store
+   */
+  async storage(): Promise<RedisQueueStorage> {
+    const parts = await this.shardAdmins.over((p) => p.storage());
+    // Each shard has its own handled store of the queue's mode; memory adds up.
+    if (parts) return { ...parts[0]!, memoryBytes: parts.every((x) => x.memoryBytes !== undefined) ? parts.reduce((n, x) => n + x.memoryBytes!, 0) : undefined };
+    const [memory, handled] = await Promise.all([this.memory.read().catch(() => undefined), this.connection.run(() => this.redis.hget(this.keys.meta, 'handled'))]);
+    const store = await this.connection.run(() => readHandledStoreInfo(this.redis, this.keys, Math.max(0, Number(handled ?? 0))));
+    return { memoryBytes: memory?.bytes, ...store };
   }
 
   /** Removes every request, lock, dead letter and failed entry, resets the counters; the queue and live leases stay.
@@ -203,7 +226,8 @@ export class RedisQueueAdmin {
     return this.connection.run(() => readCrawlStats(this.redis, this.keys));
   }
 
-  /** @returns Redis memory of the queue's keys in bytes (`MEMORY USAGE ... SAMPLES 5` per key: O(keys)) */
+  /** @returns Redis memory of the queue's keys in bytes, read now (`readQueueMemory`: fixed keys plus a sample of
+   * the index buckets, extrapolated: O(keys + 16)) */
   async memoryUsage(): Promise<{ bytes: number; byKey: Record<string, number> }> {
     const parts = await this.shardAdmins.over((p) => p.memoryUsage());
     if (parts) return mergeMemory(parts);
@@ -216,15 +240,8 @@ export class RedisQueueAdmin {
    * @param ids - only these dead-letter ids (default: all)
    * @returns how many were deleted
    */
-  async deleteDeadLetters(ids?: string[]): Promise<number> {
-    const targets = ids ?? (await this.connection.run(() => this.redis.hkeys(this.keys.dead)));
-    let deleted = 0;
-    for (let start = 0; start < targets.length; start += 500) {
-      const chunk = targets.slice(start, start + 500);
-      deleted += await this.connection.run(() => this.redis.hdel(this.keys.dead, ...chunk));
-      await this.connection.run(() => this.redis.hdel(this.keys.deadInfo, ...chunk));
-    }
-    return deleted;
+  deleteDeadLetters(ids?: string[]): Promise<number> {
+    return deleteDeadLetters(this.connection, this.keys, ids);
   }
 
   /**
@@ -233,21 +250,21 @@ export class RedisQueueAdmin {
    * too (`SetDedupStore.forget`, or `crawlee-redis forget --dedup-key`).
    *
    * @param uniqueKeys - the uniqueKeys
-   * @returns the uniqueKeys removed and the ones the queue did not hold
+   * @returns the uniqueKeys removed, the ones the queue did not hold, and (`handledRequests: 'bits'`) the handled
+   *   ones it cannot forget: their Bloom bits are shared with other requests
    */
-  async forget(uniqueKeys: string[]): Promise<{ forgotten: string[]; missing: string[] }> {
+  async forget(uniqueKeys: string[]): Promise<{ forgotten: string[]; missing: string[]; keptAsBits: string[] }> {
     const sharded = await this.shardAdmins.layout();
     if (sharded) {
       const results = await Promise.all(uniqueKeys.map((k) => sharded.parts[shardOf(k, sharded.parts.length, sharded.shardBy)]!.forget([k])));
-      return { forgotten: results.flatMap((r) => r.forgotten), missing: results.flatMap((r) => r.missing) };
+      return { forgotten: results.flatMap((r) => r.forgotten), missing: results.flatMap((r) => r.missing), keptAsBits: results.flatMap((r) => r.keptAsBits) };
     }
-    const forgotten: string[] = [];
-    const missing: string[] = [];
+    const out = { forgotten: [] as string[], missing: [] as string[], keptAsBits: [] as string[] };
     for (const uniqueKey of uniqueKeys) {
-      const found = Number(await this.scripts.run('deleteRequest', [requestIdOf(uniqueKey), '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData] })) === 1;
-      (found ? forgotten : missing).push(uniqueKey);
+      const code = Number(await this.scripts.run('deleteRequest', [requestIdOf(uniqueKey), '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.failedKept] }));
+      (code === DELETE_REPLY.DELETED ? out.forgotten : code === DELETE_REPLY.KEPT_AS_BITS ? out.keptAsBits : out.missing).push(uniqueKey);
     }
-    return { forgotten, missing };
+    return out;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { mapReplyError, type CrawleeRedisError, type ReplyErrorFactory } from '@crawlee-distributed/redis-kit';
 import { ERROR_REPLY, type ErrorReplyName } from '../redis/reply-codes.js';
+import { HandledModeMismatchError } from './handled-mode-mismatch-error.js';
 import { InvalidOptionsError } from './invalid-options-error.js';
 import { LockLostError } from './lock-lost-error.js';
 import { PolitenessMismatchError } from './politeness-mismatch-error.js';
@@ -22,6 +23,7 @@ const BY_NAME: Record<ErrorReplyName, ReplyErrorFactory<RedisQueueError>> = {
       `${detail}: this queue's politeness mode differs from this client's; open it with the politeness settings it was created with, or drop it to change them (nothing was written)`,
       { cause },
     ),
+  MODE_MISMATCH: (detail, cause) => new HandledModeMismatchError(detail, { cause }),
 };
 
 const BY_CODE: Record<string, ReplyErrorFactory<RedisQueueError>> = Object.fromEntries(

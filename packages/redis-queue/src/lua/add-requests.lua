@@ -13,7 +13,8 @@
   it, and its filter op is not applied). Feed items that could not be parsed become dead letters with the reason.
 
   KEYS[1] meta      HASH  queue metadata and counters (total, pending, handled, seq, deadSeq, ...)
-  KEYS[2] data      HASH  request id -> request JSON
+  KEYS[2] data      HASH  request id -> request JSON of an unhandled request (handled ones go to the handled store of
+                          the queue's mode: includes/handled-store.lua)
   KEYS[3] pending   ZSET  request id -> queue order, every unhandled request (available or locked)
   KEYS[4] avail     ZSET  request id -> queue order, unhandled and unlocked
   KEYS[5] locks     ZSET  request id -> lock expiry (ms, Redis time)
@@ -45,6 +46,7 @@
 --- @include "reply-codes"
 --- @include "bloom-bits"
 --- @include "polite"
+--- @include "request-state"
 local now = redisNowMs(ARGV[2])
 local forefront = ARGV[1] == '1'
 local plan = nil
@@ -115,7 +117,8 @@ for i = 1, n do
     res[i] = ADD_DEAD_LETTERED
   else
     requestIndex = requestIndex + 1
-    local present = redis.call('HEXISTS', KEYS[2], id) == 1
+    local state = requestState(id)
+    local present = state ~= nil
     local filtered = false
     if plan then
       local op = plan.ops[requestIndex]
@@ -127,15 +130,16 @@ for i = 1, n do
       end
     end
     if present then
-      if redis.call('ZSCORE', KEYS[3], id) then res[i] = ADD_PRESENT else res[i] = ADD_HANDLED end
+      if state == 'pending' then res[i] = ADD_PRESENT else res[i] = ADD_HANDLED end
     elseif filtered then
       res[i] = ADD_FILTERED
       nFiltered = nFiltered + 1
     else
-      redis.call('HSET', KEYS[2], id, json)
       if handled == '1' then
+        markHandled(id, json)
         addedHandled = addedHandled + 1
       else
+        redis.call('HSET', KEYS[2], id, json)
         seq = seq + 1
         local score = seq
         if forefront then score = -seq end
@@ -160,6 +164,7 @@ if addedPending + addedHandled > 0 then
   if addedHandled > 0 then redis.call('HINCRBY', KEYS[1], 'handled', addedHandled) end
   redis.call('HSET', KEYS[1], 'modifiedAt', now)
 end
+handledSave()
 if plan and plan.counter then
   local ckey = KEYS[9 + plan.counter.key]
   if nNew > 0 then redis.call('HINCRBY', ckey, plan.counter.newField, nNew) end

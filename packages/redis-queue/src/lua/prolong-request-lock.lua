@@ -25,6 +25,7 @@
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
+--- @include "request-state"
 local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
 local out = {}
@@ -46,14 +47,17 @@ for i = 3, #ARGV, 5 do
       redis.call('ZADD', KEYS[3], -seq, id)
     end
     out[#out + 1] = expiresAt
-  elseif redis.call('HEXISTS', KEYS[2], id) == 0 then
-    out[#out + 1] = ERR_NOT_FOUND .. ' request ' .. id .. ' is not in the queue'
-  elseif not redis.call('ZSCORE', KEYS[3], id) then
-    out[#out + 1] = ERR_HANDLED .. ' request ' .. id .. ' has already been handled'
-  elseif not owner then
-    out[#out + 1] = ERR_NOT_LOCKED .. ' request ' .. id .. ' is not locked'
   else
-    out[#out + 1] = ERR_LOCKED_BY_OTHER .. ' request ' .. id .. ' is locked by another client'
+    local state = requestState(id)
+    if state == nil then
+      out[#out + 1] = ERR_NOT_FOUND .. ' request ' .. id .. ' is not in the queue'
+    elseif state ~= 'pending' then
+      out[#out + 1] = ERR_HANDLED .. ' request ' .. id .. ' has already been handled'
+    elseif not owner then
+      out[#out + 1] = ERR_NOT_LOCKED .. ' request ' .. id .. ' is not locked'
+    else
+      out[#out + 1] = ERR_LOCKED_BY_OTHER .. ' request ' .. id .. ' is locked by another client'
+    end
   end
 end
 return out

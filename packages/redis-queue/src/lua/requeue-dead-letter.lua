@@ -15,6 +15,7 @@
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
+--- @include "request-state"
 local now = redisNowMs(ARGV[4])
 -- A polite queue keeps available requests per host, and the host key of a request is computed by its workers'
 -- hostKey: this script cannot place one, so it refuses rather than add a request no worker would take.
@@ -27,7 +28,7 @@ redis.call('HDEL', KEYS[7], ARGV[1])
 redis.call('HDEL', KEYS[8], ARGV[1])
 local id = ARGV[2]
 redis.call('HDEL', KEYS[9], id)
-if redis.call('HEXISTS', KEYS[2], id) == 1 then return REQUEUE_ALREADY_QUEUED end
+if requestState(id) ~= nil then return REQUEUE_ALREADY_QUEUED end
 if ARGV[3] ~= '' then raw = ARGV[3] end
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('HSET', KEYS[2], id, raw)

@@ -4,7 +4,8 @@
   a forgotten one (the 'forget' mode) comes back into the queue (total and pending). O(log N) per request.
 
   KEYS[1..8] the queue's keys (see add-requests.lua), KEYS[9] failed index (ZSET id -> failedAt ms),
-  KEYS[10] failed data (HASH id -> JSON of forgotten failed requests)
+  KEYS[10] failed data (HASH id -> JSON of forgotten failed requests), KEYS[11] kept failed data (see
+  update-request.lua); a kept one leaves the handled store of the queue's mode ('bits': its bits stay, harmless)
 
   ARGV[1] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   then two arguments per request: request id, request JSON to store
@@ -14,6 +15,7 @@
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
+--- @include "request-state"
 local now = redisNowMs(ARGV[1])
 -- A polite queue keeps available requests per host, and the host key of a request is computed by its workers'
 -- hostKey: this script cannot place one, so it refuses rather than add a request no worker would take.
@@ -27,22 +29,24 @@ for i = 2, #ARGV, 2 do
   local code = REQUEUE_MISSING
   if redis.call('ZREM', KEYS[9], id) == 1 then
     local forgotten = redis.call('HDEL', KEYS[10], id) == 1
-    local stored = redis.call('HEXISTS', KEYS[2], id) == 1
-    if forgotten == stored then
-      -- Forgotten and added again since, or kept but pending again: the queue already has it.
-      code = stored and REQUEUE_ALREADY_QUEUED or REQUEUE_MISSING
-    elseif stored and redis.call('ZSCORE', KEYS[3], id) then
+    redis.call('HDEL', KEYS[11], id)
+    local state = requestState(id)
+    if state == 'pending' or (forgotten and state ~= nil) then
+      -- Pending again, or forgotten and added again since: the queue already has it.
       code = REQUEUE_ALREADY_QUEUED
+    elseif (not forgotten) and state == nil then
+      code = REQUEUE_MISSING -- kept, but deleted since
     else
+      if state == 'handled' then unmarkHandled(id) end
       local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
       redis.call('HSET', KEYS[2], id, json)
       redis.call('ZADD', KEYS[3], seq, id)
       redis.call('ZADD', KEYS[4], seq, id)
       redis.call('HINCRBY', KEYS[1], 'pending', 1)
-      if stored then
-        redis.call('HINCRBY', KEYS[1], 'handled', -1)
-      else
+      if forgotten then
         redis.call('HINCRBY', KEYS[1], 'total', 1)
+      else
+        redis.call('HINCRBY', KEYS[1], 'handled', -1)
       end
       moved = moved + 1
       code = REQUEUE_REQUEUED
@@ -50,5 +54,6 @@ for i = 2, #ARGV, 2 do
   end
   out[#out + 1] = code
 end
+handledSave()
 if moved > 0 then redis.call('HSET', KEYS[1], 'modifiedAt', now) end
 return out

@@ -29,6 +29,7 @@
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
+--- @include "request-state"
 local now = redisNowMs(ARGV[2])
 -- A polite queue keeps available requests per host, and the host key of a request is computed by its workers'
 -- hostKey: this script cannot place one, so it refuses rather than add a request no worker would take.
@@ -63,8 +64,8 @@ for i = 1, n do
     redis.call('HSET', KEYS[7], id, raw)
     redis.call('HSET', KEYS[8], id, cjson.encode({ reason = json, source = 'takeover', at = now }))
     res[i] = ADD_DEAD_LETTERED
-  elseif redis.call('HEXISTS', KEYS[2], id) == 1 then
-    if redis.call('ZSCORE', KEYS[3], id) then res[i] = ADD_PRESENT else res[i] = ADD_HANDLED end
+  elseif requestState(id) ~= nil then
+    if isPending(id) then res[i] = ADD_PRESENT else res[i] = ADD_HANDLED end
   else
     redis.call('HSET', KEYS[2], id, json)
     seq = seq + 1

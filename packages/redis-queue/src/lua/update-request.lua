@@ -2,7 +2,8 @@
   Stores new states of one or more requests: every updateRequest one client makes in one event-loop turn arrives as
   one call (Crawlee marks each request handled with one, so this runs once per request). Items are applied in order,
   each exactly as if it were alone. Never fails for a lost lock: Crawlee terminates the crawler when this throws.
-  - handled: marks it handled, removes it from the available set and its lock, moves the counters. Idempotent.
+  - handled: marks it handled, removes it from the available set and its lock, moves it out of data into the handled
+    store of the queue's mode (includes/handled-store.lua), moves the counters. Idempotent.
   - not handled (a reclaim): makes it available again (original order, or the head with forefront) and releases the
     caller's lock. When another client holds the lock now, only the data is stored and that lock stays.
   - unknown id: the request is inserted (as Crawlee's MemoryStorage does).
@@ -13,7 +14,9 @@
 
   KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua)
   KEYS[7], KEYS[8] unused here (dead, deadinfo: the queue's eight keys come first)
-  KEYS[9] failed index (ZSET id -> failedAt ms, Redis time), KEYS[10] failed data (HASH id -> JSON, 'forget' mode)
+  KEYS[9] failed index (ZSET id -> failedAt ms, Redis time), KEYS[10] failed data (HASH id -> JSON, 'forget' mode),
+  KEYS[11] kept failed data (HASH id -> JSON of a failed request kept as handled, in the 'key' and 'bits' modes,
+  which keep no request of their own)
 
   ARGV[1] clientKey of the caller
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
@@ -33,6 +36,7 @@
 --- @include "redis-time"
 --- @include "release-lock"
 --- @include "reply-codes"
+--- @include "request-state"
 --- @include "polite"
 --- @include "polite-update"
 local now = redisNowMs(ARGV[2])
@@ -46,8 +50,11 @@ local handledNow = 0
 -- Returns true when the request left the queue (the caller moves total instead of handled).
 local function recordFailed(id, json)
   redis.call('ZADD', KEYS[9], now, id)
-  if not forgetFailed then return false end
-  redis.call('HDEL', KEYS[2], id)
+  if not forgetFailed then
+    -- Kept: handled, and its JSON stays readable for failed() / requeueFailed ('request' mode keeps it in done).
+    if handledMode() ~= 'request' then redis.call('HSET', KEYS[11], id, json) end
+    return false
+  end
   redis.call('HSET', KEYS[10], id, json)
   return true
 end
@@ -61,18 +68,20 @@ end
 local politeErr = politeUpdateBegin()
 if politeErr then return politeErr end
 for i = 4, politeUpdateLastArg(), 4 do
-  local id, handled, forefront = ARGV[i], ARGV[i + 2] ~= '0', ARGV[i + 3] == '1'
+  local id, json, handled, forefront = ARGV[i], ARGV[i + 1], ARGV[i + 2] ~= '0', ARGV[i + 3] == '1'
   local k = (i - 4) / 4 + 1
   local failed = ARGV[i + 2] == '2'
-  -- HSET answers 1 for a new field: the request was not stored before.
-  local present = redis.call('HSET', KEYS[2], id, ARGV[i + 1]) == 0
-  if not present then
+  local state = requestState(id)
+  if state == nil then
+    -- Unknown: inserted, as Crawlee's MemoryStorage does.
     if handled then
-      if not (failed and recordFailed(id, ARGV[i + 1])) then
+      if not (failed and recordFailed(id, json)) then
+        markHandled(id, json)
         redis.call('HINCRBY', KEYS[1], 'total', 1)
         redis.call('HINCRBY', KEYS[1], 'handled', 1)
       end
     else
+      redis.call('HSET', KEYS[2], id, json)
       redis.call('HINCRBY', KEYS[1], 'total', 1)
       local order = newOrder(forefront)
       redis.call('ZADD', KEYS[3], order, id)
@@ -82,18 +91,22 @@ for i = 4, politeUpdateLastArg(), 4 do
     out[#out + 1] = 0
     out[#out + 1] = 0
   elseif handled then
-    if redis.call('ZREM', KEYS[3], id) == 1 then
-      -- Pending until now: a pending request is either locked (with an owner entry) or available, never both.
+    if state == 'pending' then
+      redis.call('ZREM', KEYS[3], id)
+      -- A pending request is either locked (with an owner entry) or available, never both.
       if redis.call('ZREM', KEYS[5], id) == 1 then
         redis.call('HDEL', KEYS[6], id)
         politeLockEnded(id, now)
       elseif not politeUnavailable(id, k) then
         redis.call('ZREM', KEYS[4], id)
       end
-      if failed and recordFailed(id, ARGV[i + 1]) then
+      -- Handled requests leave data for the handled store of the queue's mode.
+      redis.call('HDEL', KEYS[2], id)
+      if failed and recordFailed(id, json) then
         redis.call('HINCRBY', KEYS[1], 'pending', -1)
         redis.call('HINCRBY', KEYS[1], 'total', -1)
       else
+        markHandled(id, json)
         handledNow = handledNow + 1
       end
       out[#out + 1] = 1
@@ -102,30 +115,33 @@ for i = 4, politeUpdateLastArg(), 4 do
       out[#out + 1] = 1
       out[#out + 1] = 1
     end
-  else
-    local order = redis.call('ZSCORE', KEYS[3], id)
-    if not order then
-      -- Re-opened: pending again at the tail (or head with forefront), and no longer failed.
-      redis.call('ZREM', KEYS[9], id)
-      order = newOrder(forefront)
-      redis.call('ZADD', KEYS[3], order, id)
-      if not politeAvailable(id, order, k) then redis.call('ZADD', KEYS[4], order, id) end
-      redis.call('HINCRBY', KEYS[1], 'pending', 1)
-      redis.call('HINCRBY', KEYS[1], 'handled', -1)
-      out[#out + 1] = 1
-      out[#out + 1] = 1
-    else
-      local owner = redis.call('HGET', KEYS[6], id)
-      if not owner or owner == clientKey then
-        if forefront then redis.call('ZADD', KEYS[3], newOrder(true), id) end
-        if not politeReclaim(id, now, k, owner) then releaseLock(id) end
-      end
-      out[#out + 1] = 1
-      out[#out + 1] = 0
+  elseif state == 'pending' then
+    redis.call('HSET', KEYS[2], id, json)
+    local owner = redis.call('HGET', KEYS[6], id)
+    if not owner or owner == clientKey then
+      if forefront then redis.call('ZADD', KEYS[3], newOrder(true), id) end
+      if not politeReclaim(id, now, k, owner) then releaseLock(id) end
     end
+    out[#out + 1] = 1
+    out[#out + 1] = 0
+  else
+    -- Re-opened: pending again at the tail (or head with forefront), and no longer failed. In 'bits' mode its bits
+    -- stay set (they are shared); harmless, every check reads data first.
+    redis.call('ZREM', KEYS[9], id)
+    redis.call('HDEL', KEYS[11], id)
+    if state == 'handled' then unmarkHandled(id) end
+    redis.call('HSET', KEYS[2], id, json)
+    local order = newOrder(forefront)
+    redis.call('ZADD', KEYS[3], order, id)
+    if not politeAvailable(id, order, k) then redis.call('ZADD', KEYS[4], order, id) end
+    redis.call('HINCRBY', KEYS[1], 'pending', 1)
+    redis.call('HINCRBY', KEYS[1], 'handled', -1)
+    out[#out + 1] = 1
+    out[#out + 1] = 1
   end
 end
 
+handledSave()
 if handledNow > 0 then
   redis.call('HINCRBY', KEYS[1], 'pending', -handledNow)
   redis.call('HINCRBY', KEYS[1], 'handled', handledNow)

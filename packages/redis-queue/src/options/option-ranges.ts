@@ -36,6 +36,10 @@ export const OPTION_RANGES = {
   'backOffHost.delaySecs': { min: 0, max: 7 * 86_400, default: 0 },
   // Each shard's tag is placed in its own 1/S of the 16384 slots (shard-keys.ts); 256 keeps each range 64 slots wide.
   shards: { min: 1, max: 256, default: 1 },
+  // 1e10 at 1e-6 is a 36 GB filter (67 blocks): beyond that, shard the crawl.
+  'handledBloom.expectedRequests': { min: 1, max: 10_000_000_000, default: 1_000_000 },
+  // Above 0.1 the filter skips one new request in ten; below 1e-12 it costs 58 bits per request for nothing measurable.
+  'handledBloom.falsePositiveRate': { min: 1e-12, max: 0.1, default: 1e-6 },
 } as const;
 
 /** The name of an option with a documented range. */

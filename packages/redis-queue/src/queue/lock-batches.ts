@@ -87,8 +87,8 @@ export class LockBatches {
     }
     const politeArg = QueuePoliteness.updateArg(items.map((item) => item.polite));
     if (politeArg !== undefined) args.push(politeArg);
-    const { failed, failedData } = scripts.keys;
-    const reply = (await scripts.run('updateRequest', args, { extraKeys: [failed, failedData] })) as unknown[];
+    const { failed, failedData, failedKept } = scripts.keys;
+    const reply = (await scripts.run('updateRequest', args, { extraKeys: [failed, failedData, failedKept] })) as unknown[];
     return items.map(({ encoded }, i) => ({
       requestId: encoded.id,
       wasAlreadyPresent: Number(reply[2 * i]) === 1,

@@ -1,6 +1,7 @@
 import type { ProducerLease } from '../lease/producer-lease.js';
 import type { ConnectionHandle } from '../redis/connection.js';
 import type { PolitenessSettings } from '../politeness/politeness-options.js';
+import type { HandledStoreSettings } from './handled-store.js';
 import type { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
 import type { DurabilitySettings } from './replica-wait.js';
 
@@ -44,6 +45,8 @@ export interface QueueContext {
   readonly startUrls?: StartUrlFeedSettings;
   /** What a request that failed for good becomes: 'keep' (handled, seen) or 'forget' (leaves the queue). */
   readonly failedRequests: 'keep' | 'forget';
+  /** What a handled request leaves behind (`handledRequests`), recorded in the queue's meta at creation. */
+  readonly handledStore: HandledStoreSettings;
   /** Producer leases taken through this storage client's queues (`holdOpen`), released by its `close()`. */
   readonly producerLeases: Set<ProducerLease>;
   /** Replicas that must acknowledge adds and updates (`WAIT`); undefined when off (the `durability` option). */

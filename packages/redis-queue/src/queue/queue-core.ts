@@ -5,7 +5,7 @@ import type {
   QueueHead,
   QueueOperationInfo,
   RequestQueueHeadItem,
-  RequestQueueInfo,
+  RedisRequestQueueInfo,
   RequestSchema,
   UpdateRequestSchema,
 } from '../crawlee-types.js';
@@ -13,15 +13,19 @@ import { StartUrlFeed } from '../feed/start-url-feed.js';
 import { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
 import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { AddPath } from './add-path.js';
+import { createQueueArgs } from './handled-store.js';
 import { LockBatches } from './lock-batches.js';
 import { LockLedger, type StoredRequest } from './lock-ledger.js';
 import type { QueueContext } from './queue-context.js';
 import { QueueLocks } from './queue-locks.js';
 import { QueueScripts } from './queue-scripts.js';
 import { DEAD_LETTER_MOVED } from './reply-codes.js';
+import { DELETE_REPLY } from '../redis/reply-codes.js';
+import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import { decodeRequest, encodeRequest, toHeadItem } from './request-codec.js';
 import { checkPolitenessSpec, politenessSpec, QueuePoliteness } from '../politeness/queue-politeness.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
+import { QueueMemoryCache } from '../stats/queue-memory-cache.js';
 import { classifyUpdate, NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 
 /**
@@ -49,6 +53,7 @@ export class QueueCore {
   /** The start-URL feed (src/feed/), or undefined without one. */
   private readonly feed?: StartUrlFeed;
   private readonly ledger = new LockLedger();
+  private readonly memory: QueueMemoryCache;
   private readonly batches: LockBatches;
 
   /**
@@ -71,6 +76,7 @@ export class QueueCore {
       if (name !== 'prolongRequestLock' && name !== 'updateRequest') this.batches.flushAll();
     }, ctx.durability);
     this.politeness = new QueuePoliteness(this.scripts, ctx.politeness);
+    this.memory = new QueueMemoryCache(ctx.connection.redis, this.keys, (read) => ctx.connection.run(read));
     this.filter = new EnqueueFilterSlot(ctx.connection.redis, this.keys.tag, id);
     this.workerStats =
       ctx.workerStats?.create({
@@ -102,15 +108,18 @@ export class QueueCore {
   async ensureCreated(name: string | undefined): Promise<void> {
     await this.feed?.check();
     const mine = politenessSpec(this.ctx.politeness);
-    const reply = (await this.scripts.run('createQueue', [this.id, name ?? '', this.scripts.offset(), mine])) as [number, string];
+    const args = [this.id, name ?? '', this.scripts.offset(), mine, ...createQueueArgs(this.ctx.handledStore)];
+    const reply = (await this.scripts.run('createQueue', args)) as [number, string];
     checkPolitenessSpec(this.id, reply[1] ?? '', mine);
     await this.redis((r) => r.sadd(queueIndexKey(this.ctx.keyPrefix), this.id));
   }
 
-  /** @returns the queue info with counters from Redis, or undefined when the queue does not exist */
-  async info(): Promise<RequestQueueInfo | undefined> {
-    const meta = await this.redis((r) => r.hgetall(this.keys.meta));
+  /** @returns the queue info with counters from Redis and `memoryBytes` (bytes of the queue's keys, measured at
+   * most 10 s ago: {@link QueueMemoryCache}), or undefined when the queue does not exist */
+  async info(): Promise<RedisRequestQueueInfo | undefined> {
+    const [meta, memory] = await Promise.all([this.redis((r) => r.hgetall(this.keys.meta)), this.memory.read().catch(() => undefined)]);
     if (!meta || Object.keys(meta).length === 0) return undefined;
+    this.warnIfBloomFull(meta);
     const date = (value: string | undefined) => new Date(value ? Number(value) : Date.now());
     return {
       id: this.id,
@@ -123,7 +132,23 @@ export class QueueCore {
       pendingRequestCount: Number(meta.pending ?? 0),
       hadMultipleClients: meta.multipleClients === '1',
       stats: {},
+      memoryBytes: memory?.bytes,
     };
+  }
+
+  private bloomWarned = false;
+
+  /** Once per client: a 'bits' queue holding more handled requests than its filter was sized for (its false-positive
+   * rate grows past the target; RedisQueueAdmin.storage() reports the estimate). @param meta - the queue's meta */
+  private warnIfBloomFull(meta: Record<string, string>): void {
+    if (this.bloomWarned || meta.hmode !== 'bits') return;
+    const [expected, rate] = (meta.hbSizing ?? '').split(':').map(Number);
+    if (!(Number(meta.handled) > expected!)) return;
+    this.bloomWarned = true;
+    log.warning(
+      `crawlee-redis-queue: queue "${this.id}" holds ${meta.handled} handled requests, more than its handledBloom.expectedRequests ` +
+        `(${expected}); new requests are now wrongly reported as handled more often than ${rate}. Create the next crawl's queue with a larger expectedRequests`,
+    );
   }
 
   /** Deletes the queue, its requests and dead letters, and its index entry. */
@@ -158,7 +183,9 @@ export class QueueCore {
   async getRequest(id: string): Promise<StoredRequest | undefined> {
     const locked = this.ledger.takeLockedRequest(id);
     if (locked !== undefined) return locked;
-    const raw = (await this.redis((r) => r.hgetBuffer(this.keys.data, id))) ?? undefined;
+    // Unhandled requests are in data; handled ones only in the 'request' mode's done hash ('key' and 'bits' keep
+    // no request: undefined).
+    const raw = (await this.redis((r) => r.hgetBuffer(this.keys.data, id))) ?? (await this.redis((r) => r.hgetBuffer(this.keys.done, id))) ?? undefined;
     if (raw === undefined) return undefined;
     const decoded = decodeRequest(raw, id);
     if (decoded.ok) return decoded.request;
@@ -181,10 +208,21 @@ export class QueueCore {
     return this.batches.update({ encoded, forefront, failed: encoded.handled && classifyUpdate(request) === 'failed', polite });
   }
 
-  /** Deletes one request and moves the counters. @param id - request id */
+  /**
+   * Deletes one request (pending, locked or handled) and moves the counters.
+   * @param id - request id
+   * @throws {@link UnsupportedOperationError} for a handled request of a `handledRequests: 'bits'` queue (its bits
+   *   are shared with other requests; nothing changed)
+   */
   async deleteRequest(id: string): Promise<unknown> {
     this.ledger.dropCached(id);
-    return this.scripts.run('deleteRequest', [id, this.scripts.offset()], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData] });
+    const reply = await this.scripts.run('deleteRequest', [id, this.scripts.offset()], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.failedKept] });
+    if (Number(reply) === DELETE_REPLY.KEPT_AS_BITS) {
+      throw new UnsupportedOperationError(
+        `request ${id} of queue "${this.id}" is handled, and a handledRequests: 'bits' queue cannot forget a handled request (its Bloom bits are shared with other requests); nothing was changed. Use handledRequests: 'key' for a queue whose handled requests must be deletable`,
+      );
+    }
+    return reply;
   }
 
   /**

@@ -7,8 +7,19 @@ export interface QueueKeys {
   readonly tag: string;
   /** HASH: id, name, createdAt, modifiedAt, counters (total, pending, handled), order sequence. */
   readonly meta: string;
-  /** HASH: request id → request JSON (pending and handled requests). */
+  /** HASH: request id → request JSON of an unhandled request (available or locked); handled requests leave it for
+   * the handled store of the queue's `handledRequests` mode (`src/lua/includes/handled-store.lua`). */
   readonly data: string;
+  /** HASH: request id → JSON with `handledAt`: the handled store of the `'request'` mode. */
+  readonly done: string;
+  /** Prefix of the `'key'` mode's index buckets: `<ixPrefix><b>` is a HASH id → '' (linear hashing; bucket count
+   * 2^hxL + hxS in meta). */
+  readonly ixPrefix: string;
+  /** Prefix of the `'bits'` mode's Bloom blocks: `<hbPrefix><i>` is a STRING of hbBits bits (hbBlocks in meta). */
+  readonly hbPrefix: string;
+  /** HASH: request id → JSON of a failed request kept as handled in the `'key'` / `'bits'` modes (which keep no
+   * request of their own), for `failed()` / `requeueFailed`. */
+  readonly failedKept: string;
   /** ZSET: request id → queue order, every unhandled request (available or locked). */
   readonly pending: string;
   /** ZSET: request id → queue order, unhandled and not locked. */
@@ -103,6 +114,10 @@ export function queueKeys(keyPrefix: string, queueId: string): QueueKeys {
     tag,
     meta: k('meta'),
     data: k('data'),
+    done: k('done'),
+    ixPrefix: k('ix:'),
+    hbPrefix: k('hb:'),
+    failedKept: k('failedkept'),
     pending: k('pending'),
     avail: k('avail'),
     locks: k('locks'),

@@ -50,25 +50,3 @@ export async function readCrawlStats(redis: RedisConnection, keys: Pick<QueueKey
   return stats;
 }
 
-/**
- * Redis memory of a queue: `MEMORY USAGE <key> SAMPLES 5` of each of its keys (Redis samples 5 elements of a
- * hash or sorted set and extrapolates, so this costs O(keys), not O(requests)). Worker records are not counted.
- *
- * @param redis - the connection
- * @param keys - the queue's keys
- * @returns total bytes, and bytes per key suffix (`data`, `pending`, ...; missing keys omitted)
- */
-export async function readQueueMemory(redis: RedisConnection, keys: QueueKeys): Promise<{ bytes: number; byKey: Record<string, number> }> {
-  const stats = workerStatsKeys(keys);
-  const all = [...keys.all, stats.workers, stats.crawl];
-  const sizes = await Promise.all(all.map((key) => redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '5') as Promise<number | null>));
-  const byKey: Record<string, number> = {};
-  let bytes = 0;
-  all.forEach((key, i) => {
-    const size = sizes[i];
-    if (typeof size !== 'number') return;
-    byKey[key.slice(keys.tag.length + 1)] = size;
-    bytes += size;
-  });
-  return { bytes, byKey };
-}

@@ -11,6 +11,7 @@ import type {
   RequestOptions,
   RequestQueueClient,
   RequestQueueInfo,
+  RedisRequestQueueInfo,
   RequestSchema,
   UpdateRequestSchema,
 } from '../crawlee-types.js';
@@ -98,8 +99,9 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     await this.core.ensureCreated(name);
   }
 
-  /** @returns the queue info with counters read from Redis, or undefined when the queue does not exist */
-  async get(): Promise<RequestQueueInfo | undefined> {
+  /** @returns the queue info with counters read from Redis and `memoryBytes` (the queue's Redis memory, measured at
+   * most 10 s ago), or undefined when the queue does not exist */
+  async get(): Promise<RedisRequestQueueInfo | undefined> {
     return this.core.info();
   }
 

@@ -23,6 +23,7 @@ import { integerOption, numberOption } from '../options/option-ranges.js';
 import { checkShardedPoliteness } from '../shard/shard-politeness.js';
 import { politenessSettings, type PolitenessOptions } from '../politeness/politeness-options.js';
 import { durabilitySettings, type DurabilityOptions } from '../options/durability-option.js';
+import { handledStoreSettings, type HandledBloomOptions, type HandledRequestsMode } from '../queue/handled-store.js';
 
 /** Options of {@link RedisStorageClient}. */
 export interface RedisStorageClientOptions {
@@ -135,6 +136,21 @@ export interface RedisStorageClientOptions {
    * one uniqueKey always land in the same shard. Every client of one queue must use the same rule.
    * @defaultValue 'host' */
   shardBy?: 'host' | 'uniqueKey';
+  /** What the queue keeps of a handled request, fixed when a queue is created (recorded in its meta; opening it
+   * later with another mode or `handledBloom` throws `HandledModeMismatchError`, nothing changed). Handled
+   * requests always leave the pending structures; dedup, `wasAlreadyHandled` and the counters behave the same in
+   * every mode. `'request'`: the full request with `handledAt`, which `getRequest(id)` returns (about 190-480 B per
+   * handled request). `'key'`: only the id, in listpack buckets under linear hashing (about 23 B), exact dedup;
+   * `getRequest` of a handled id returns undefined. `'bits'`: a Bloom filter in the queue's hash tag (about 3.6 B
+   * per expected request at 1e-6, allocated at creation), sized by `handledBloom`; `getRequest` of a handled id
+   * returns undefined, a never-added request is reported already handled (and skipped) at the false-positive rate,
+   * and a handled request cannot be forgotten (`RedisQueueAdmin.forget`, `deleteRequest`: the bits are shared).
+   * In 'key' and 'bits' a request that failed for good keeps its JSON in the failed index's data, for
+   * `failed()` / `requeueFailed()`. @defaultValue 'key' */
+  handledRequests?: HandledRequestsMode;
+  /** Sizing of the `'bits'` filter (only with `handledRequests: 'bits'`; see {@link HandledBloomOptions}).
+   * @defaultValue `{ expectedRequests: 1_000_000, falsePositiveRate: 1e-6 }` (3.4 MiB) */
+  handledBloom?: HandledBloomOptions;
   /** Tests only: milliseconds added to Redis `TIME` in every script, read before each operation (lets a test move a
    * queue's clock forward; it is still Redis time, never the worker's). @defaultValue 0 */
   clockOffsetMs?: number | (() => number);
@@ -186,6 +202,7 @@ export class RedisStorageClient implements StorageClient {
     const addBatchSize = integerOption('addBatchSize', options.addBatchSize);
     const recoverLimit = integerOption('recoverLimit', options.recoverLimit);
     const maxStalls = integerOption('maxStalls', options.maxStalls);
+    const handledStore = handledStoreSettings(options.handledRequests, options.handledBloom);
     numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
     const failoverTimeoutSecs = numberOption('failoverTimeoutSecs', options.failoverTimeoutSecs);
     const durability = durabilitySettings(options.durability);
@@ -220,6 +237,7 @@ export class RedisStorageClient implements StorageClient {
       failedRequests,
       shards,
       shardBy,
+      handledStore,
       producerLeases: new Set(),
       politeness,
       ...(durability ? { durability } : {}),

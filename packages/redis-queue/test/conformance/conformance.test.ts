@@ -43,14 +43,15 @@ const targets: Array<[string, () => Promise<Target>]> = [
       };
     },
   ],
-  [
-    'RedisStorageClient',
+  // The Redis client in each handledRequests mode: Crawlee's observable behaviour is the same in all three.
+  ...(['key', 'request', 'bits'] as const).map((handledRequests): [string, () => Promise<Target>] => [
+    `RedisStorageClient, handledRequests '${handledRequests}'`,
     async () => {
-      const world = createWorld(backend);
+      const world = createWorld(backend, 'queue', { handledRequests });
       const client = await world.client('a');
       return { client, advance: (ms) => world.advance(ms), cleanup: () => world.cleanup() };
     },
-  ],
+  ]),
   [
     // Every req() is on example.com, so with shardBy host the scenarios' requests share one of the 12 shards and each
     // call also goes through the sharded core's routing and the other, empty shards.

@@ -30,7 +30,8 @@ export interface QueueWorld {
 /**
  * @param backend - where Redis is
  * @param name - queue name
- * @param defaults - storage client options every client of this world gets (e.g. `{ shards: 12 }`; a test's own options win)
+ * @param defaults - storage client options every client of this world gets (e.g. `{ shards: 12 }`, `handledRequests`;
+ *   a test's own options win)
  */
 export function createWorld(backend: TestBackend, name = 'queue', defaults: Partial<RedisStorageClientOptions> = {}): QueueWorld {
   const keyPrefix = `rqt-${randomUUID().slice(0, 12)}`;

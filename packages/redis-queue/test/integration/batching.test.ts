@@ -39,7 +39,7 @@ async function scriptCalls(work: () => Promise<void>): Promise<number> {
   return calls;
 }
 
-async function open(prefix: string, clientKey: string, options: { fastProlong?: boolean; maxStalls?: number } = {}) {
+async function open(prefix: string, clientKey: string, options: { fastProlong?: boolean; maxStalls?: number; handledRequests?: 'request' | 'key' | 'bits' } = {}) {
   const redis = new Redis(server.url);
   connections.push(redis);
   const storage = new RedisStorageClient({ redis, keyPrefix: prefix, ...options });
@@ -94,7 +94,8 @@ describe('prolongs and updates of one event-loop turn share one script call', ()
   });
 
   it('updates of the same request in one turn apply in call order, each as if alone', async () => {
-    const { client } = await open('batch-c', 'a');
+    // 'request' mode keeps the handled request, so the final state can be read back.
+    const { client } = await open('batch-c', 'a', { handledRequests: 'request' });
     await client.addRequest(req(1));
     const [item] = (await client.listAndLockHead({ limit: 1, lockSecs: 60 })).items;
     const handledAt = new Date().toISOString();

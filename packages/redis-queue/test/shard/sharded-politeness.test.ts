@@ -3,7 +3,7 @@
 // combinations that would split a host over shards are refused before anything is written.
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect, inject, it } from 'vitest';
-import { InvalidOptionsError, InvalidRequestError, RedisStorageClient } from '../../src/index.js';
+import { InvalidOptionsError, InvalidRequestError, RedisStorageClient, type RedisRequestQueueClient } from '../../src/index.js';
 
 const keyPrefix = `shpol-${randomUUID().slice(0, 8)}`;
 const clients: RedisStorageClient[] = [];
@@ -22,7 +22,7 @@ const req = (host: string, i: number) => ({ url: `https://${host}/p${i}`, unique
 it('hands out one request per host across all shards, then none until the delay; backOffHost and stats reach every shard', async () => {
   const storage = open();
   const info = await storage.requestQueues().getOrCreate('fleet');
-  const queue = storage.requestQueue(info.id);
+  const queue = storage.requestQueue(info.id) as RedisRequestQueueClient;
   await queue.batchAddRequests(hosts.flatMap((h) => [0, 1, 2].map((i) => req(h, i))));
   // A sharded lockHead answers from one shard at a time (its rotation); call until every shard has nothing to give.
   const lockedHosts: string[] = [];
@@ -36,7 +36,7 @@ it('hands out one request per host across all shards, then none until the delay;
 
   const stats = await queue.politenessStats();
   expect(stats.hosts).toBe(hosts.length);
-  expect(Object.values(stats.inFlight as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(hosts.length);
+  expect(Object.values(stats.inFlight).reduce((a, b) => a + b, 0)).toBe(hosts.length);
 
   await queue.backOffHost('c.test', 600);
   const after = await queue.politenessStats();
@@ -52,7 +52,7 @@ it('refuses shardBy uniqueKey or a custom hostKey with politeness and shards > 1
 it('refuses a request whose uniqueKey is not a URL of its own host, and writes nothing of its batch', async () => {
   const storage = open();
   const info = await storage.requestQueues().getOrCreate('keys');
-  const queue = storage.requestQueue(info.id);
+  const queue = storage.requestQueue(info.id) as RedisRequestQueueClient;
   const attempt = queue.batchAddRequests([req('a.test', 1), { url: 'https://b.test/x', uniqueKey: 'fingerprint-0123' }]);
   await expect(attempt).rejects.toBeInstanceOf(InvalidRequestError);
   expect((await queue.get())?.totalRequestCount).toBe(0);

@@ -43,16 +43,20 @@ export const forgetCommand = defineCliCommand(
     const results = [];
     for (const key of given) {
       const all = candidates(key);
-      const { forgotten } = await admin.forget(all);
+      const { forgotten, keptAsBits } = await admin.forget(all);
       const removedFromStore = dedupKey === undefined ? undefined : (await redis.srem(dedupKey, ...all)) > 0;
-      results.push({ key, forgotten: forgotten.length > 0, uniqueKeys: forgotten, ...(removedFromStore === undefined ? {} : { removedFromStore }) });
+      // keptAsBits only when true: a handled request of a 'bits' queue (JSON output unchanged otherwise).
+      results.push({ key, forgotten: forgotten.length > 0, uniqueKeys: forgotten, ...(keptAsBits.length > 0 ? { keptAsBits: true } : {}), ...(removedFromStore === undefined ? {} : { removedFromStore }) });
     }
     const attached = (await admin.crawlStats()).dedupKey;
     if (attached && dedupKey === undefined) {
       ctx.warn(`the workers filter adds through a dedup store (counters at ${attached}) that still holds these keys; for a set store pass --dedup-key <its key>`);
     }
     if (ctx.json) return ctx.printJson({ queue: name, results, dedupStore: dedupKey ?? null });
-    for (const r of results) ctx.print(`${r.forgotten ? 'forgotten' : 'not in queue'}${r.removedFromStore ? ' (and in the dedup store)' : ''}  ${r.key}`);
+    for (const r of results) {
+      const state = r.forgotten ? 'forgotten' : r.keptAsBits ? "handled, kept (a handledRequests 'bits' queue cannot forget handled requests)" : 'not in queue';
+      ctx.print(`${state}${r.removedFromStore ? ' (and in the dedup store)' : ''}  ${r.key}`);
+    }
   },
   true,
 );

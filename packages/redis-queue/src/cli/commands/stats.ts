@@ -5,17 +5,20 @@ import type { PolitenessStats } from '../../politeness/politeness-stats.js';
 
 /** Everything `stats` and `watch` show about a queue, read in one go. */
 export async function queueSnapshot(admin: RedisQueueAdmin) {
-  const [queue, crawl, memory, workers, politeness] = await Promise.all([
+  const [queue, crawl, memory, workers, politeness, storage] = await Promise.all([
     admin.stats(),
     admin.crawlStats(),
     admin.memoryUsage(),
     admin.workers(),
     admin.politenessStats({ top: 5 }),
+    admin.storage(),
   ]);
   return {
     ...queue,
     crawl,
     queueBytes: memory.bytes,
+    handledRequests: storage.handledRequests,
+    ...(storage.handledFalsePositiveRate === undefined ? {} : { handledFalsePositiveRate: storage.handledFalsePositiveRate }),
     workers: {
       alive: workers.filter((w) => w.state === 'alive').length,
       stopped: workers.filter((w) => w.state === 'stopped').length,
@@ -62,7 +65,8 @@ export const statsCommand = defineCliCommand(
         ['dedup hits', `${s.crawl.alreadyPresent.toLocaleString('en-US')} already in the queue${s.crawl.dedupFiltered === undefined ? '' : `, ${s.crawl.dedupFiltered.toLocaleString('en-US')} filtered by ${s.crawl.dedupKey!}`}`],
         ['workers', `${s.workers.alive} alive, ${s.workers.stopped} stopped, ${s.workers.dead} dead`],
         ['rate', `${s.rate.toFixed(1)} req/s`],
-        ['queue memory', formatBytes(s.queueBytes)],
+        ['queue memory', `${formatBytes(s.queueBytes)}${s.total > 0 ? ` (${Math.round(s.queueBytes / s.total)} B per request)` : ''}`],
+        ['handled store', `${s.handledRequests}${s.handledFalsePositiveRate === undefined ? '' : ` (estimated false-positive rate ${s.handledFalsePositiveRate.toExponential(1)})`}`],
         ...(s.politeness.enabled ? [['politeness', politenessLine(s.politeness)] as [string, string]] : []),
       ]),
     );

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// Renders RESULTS.md (and with --write the README section) again from the last run's .tmp/RESULTS.json, after a
+// change to report.mjs: no measurement is repeated.
+import console from 'node:console';
+import { readFileSync } from 'node:fs';
+import process from 'node:process';
+import { URL, fileURLToPath } from 'node:url';
+import { markdown, writeSection } from './report.mjs';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const { meta, rows } = JSON.parse(readFileSync(here('./.tmp/RESULTS.json'), 'utf8'));
+const section = markdown(rows, meta) + `\n\nRun took ${meta.minutes.toFixed(1)} min.`;
+console.log(section);
+writeSection(section, here('./RESULTS.md'));
+if (process.argv.includes('--write')) writeSection(section, here('../../README.md'));

@@ -1,0 +1,33 @@
+import { handledFalsePositiveRate, type HandledRequestsMode } from '../queue/handled-store.js';
+import type { RedisConnection } from '../redis/connection.js';
+import type { QueueKeys } from '../redis/keys.js';
+
+/** The handled store of a queue as its meta records it (`handledRequests`, create-queue.lua). */
+export interface HandledStoreInfo {
+  /** The mode; 'key' for a queue created before the option existed (the scripts' default). */
+  handledRequests: HandledRequestsMode;
+  /** 'bits': the filter's estimated false-positive rate now, (1 - e^(-k n / m))^k with n = the exact handled count;
+   * the rate a never-added request is reported already handled. */
+  handledFalsePositiveRate?: number;
+  /** 'bits': what the filter was sized for. */
+  handledBloom?: { expectedRequests: number; falsePositiveRate: number; bits: number; hashes: number; blocks: number };
+}
+
+/**
+ * Reads the handled store of a queue from its meta. O(1).
+ * @param redis - the connection
+ * @param keys - the queue's keys
+ * @param handled - the handled count (for the estimated rate)
+ */
+export async function readHandledStoreInfo(redis: RedisConnection, keys: QueueKeys, handled: number): Promise<HandledStoreInfo> {
+  const [mode, bits, k, blocks, sizing] = await redis.hmget(keys.meta, 'hmode', 'hbBits', 'hbK', 'hbBlocks', 'hbSizing');
+  const handledRequests = (mode ?? 'key') as HandledRequestsMode;
+  if (handledRequests !== 'bits') return { handledRequests };
+  const shape = { blockBits: Number(bits), hashes: Number(k), blocks: Number(blocks) };
+  const [expected, rate] = (sizing ?? '').split(':').map(Number);
+  return {
+    handledRequests,
+    handledFalsePositiveRate: handledFalsePositiveRate(shape, handled),
+    handledBloom: { expectedRequests: expected ?? 0, falsePositiveRate: rate ?? 0, bits: shape.blockBits * shape.blocks, hashes: shape.hashes, blocks: shape.blocks },
+  };
+}

@@ -1,0 +1,92 @@
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { integerOption, numberOption } from '../options/option-ranges.js';
+
+/**
+ * What a queue keeps of a handled request (`handledRequests` option; the Lua side is
+ * `src/lua/includes/handled-store.lua`). Handled requests always leave the queue's `data` hash.
+ * - `'request'`: the request JSON with `handledAt` (a `done` hash); `getRequest` returns it.
+ * - `'key'`: only its id, in listpack index buckets under linear hashing (about 23 B per handled request); exact
+ *   dedup; `getRequest` returns undefined.
+ * - `'bits'`: k bits of a Bloom filter sized by {@link HandledBloomOptions} (about 3.6 B per expected request at
+ *   1e-6); `getRequest` returns undefined; a never-seen request is reported handled at the false-positive rate,
+ *   never the other way round.
+ */
+export type HandledRequestsMode = 'request' | 'key' | 'bits';
+
+/** Sizing of the `'bits'` mode's Bloom filter, fixed when the queue is created. */
+export interface HandledBloomOptions {
+  /** Handled requests the filter is sized for; 1 to 10,000,000,000. Beyond it the rate grows (reported by
+   * `RedisQueueAdmin.stats()`). @defaultValue 1,000,000 */
+  expectedRequests?: number;
+  /** False-positive rate at `expectedRequests`: the share of never-added requests an add reports as already handled
+   * (and skips); 1e-12 to 0.1. @defaultValue 1e-6 */
+  falsePositiveRate?: number;
+}
+
+/** The handled store of a queue: mode and the parameters create-queue.lua records. */
+export interface HandledStoreSettings {
+  readonly mode: HandledRequestsMode;
+  /** 'key': entries per index bucket before a split. */
+  readonly indexLoad: number;
+  /** 'bits': filter shape (m per block, k, blocks) and what it was sized from. */
+  readonly bloom?: { blockBits: number; hashes: number; blocks: number; expectedRequests: number; falsePositiveRate: number };
+}
+
+/** Entries per 'key' index bucket before it is split. Under linear hashing an unsplit bucket holds up to about
+ * 2 x 48 entries (plus Poisson spread), far under Redis's default `hash-max-listpack-entries` of 512 (and mostly
+ * under 128, which some deployments set), so buckets stay listpacks; measured at 22-24 B per handled request
+ * (docs/compact-frontier.md). A bucket that outgrows the setting becomes a hashtable until its split rewrites it. */
+export const HANDLED_INDEX_LOAD = 48;
+
+/** One Redis string holds at most 2^32 bits. */
+const MAX_BLOCK_BITS = 2 ** 32;
+
+/**
+ * Bloom filter shape from an expected count n and a rate p: m = ceil(-n ln p / (ln 2)^2), k = max(1, round(m/n ln 2))
+ * (the textbook optimum, the same formulas as crawlee-bloom-dedup's `bloomParameters`), in the fewest blocks of at
+ * most 2^32 bits, each a multiple of 8 bits.
+ * @param expectedRequests - n
+ * @param falsePositiveRate - p
+ */
+export function handledBloomShape(expectedRequests: number, falsePositiveRate: number): { blockBits: number; hashes: number; blocks: number } {
+  const optimalBits = Math.ceil((-expectedRequests * Math.log(falsePositiveRate)) / Math.LN2 ** 2);
+  const hashes = Math.max(1, Math.round((optimalBits / expectedRequests) * Math.LN2));
+  const blocks = Math.ceil(optimalBits / MAX_BLOCK_BITS);
+  const blockBits = Math.min(MAX_BLOCK_BITS, Math.max(64, Math.ceil(optimalBits / blocks / 8) * 8));
+  return { blockBits, hashes, blocks };
+}
+
+/**
+ * Estimated false-positive rate of the 'bits' store after `handled` insertions: (1 - e^(-k n / m))^k, m = bits of one
+ * block and n its share of the count (blocks are independent filters of equal share).
+ * @param bloom - the filter shape
+ * @param handled - handled requests marked
+ */
+export function handledFalsePositiveRate(bloom: { blockBits: number; hashes: number; blocks: number }, handled: number): number {
+  return (1 - Math.exp((-bloom.hashes * handled) / (bloom.blockBits * bloom.blocks))) ** bloom.hashes;
+}
+
+/**
+ * Checks the `handledRequests` / `handledBloom` options.
+ * @param mode - the option (default 'key')
+ * @param bloom - sizing, only with 'bits'
+ * @throws {@link InvalidOptionsError} for another mode, sizing outside its range, or sizing without 'bits'
+ */
+export function handledStoreSettings(mode: unknown = 'key', bloom?: HandledBloomOptions): HandledStoreSettings {
+  if (mode !== 'request' && mode !== 'key' && mode !== 'bits') {
+    throw new InvalidOptionsError(`handledRequests must be 'request', 'key' or 'bits' (got ${JSON.stringify(mode)}); the default is 'key'`);
+  }
+  if (bloom !== undefined && mode !== 'bits') {
+    throw new InvalidOptionsError(`handledBloom sizes the 'bits' mode's filter; set handledRequests: 'bits' or leave handledBloom out (handledRequests is '${mode}')`);
+  }
+  if (mode !== 'bits') return { mode, indexLoad: HANDLED_INDEX_LOAD };
+  const expectedRequests = integerOption('handledBloom.expectedRequests', bloom?.expectedRequests);
+  const falsePositiveRate = numberOption('handledBloom.falsePositiveRate', bloom?.falsePositiveRate);
+  return { mode, indexLoad: HANDLED_INDEX_LOAD, bloom: { ...handledBloomShape(expectedRequests, falsePositiveRate), expectedRequests, falsePositiveRate } };
+}
+
+/** ARGV[4..9] of create-queue.lua. @param settings - the handled store */
+export function createQueueArgs(settings: HandledStoreSettings): string[] {
+  const b = settings.bloom;
+  return [settings.mode, String(settings.indexLoad), b ? String(b.blockBits) : '', b ? String(b.hashes) : '', b ? String(b.blocks) : '', b ? `${b.expectedRequests}:${b.falsePositiveRate}` : ''];
+}
