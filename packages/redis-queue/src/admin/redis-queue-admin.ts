@@ -1,4 +1,5 @@
 import { encodeRequest, requestIdOf } from '../queue/request-codec.js';
+import { storedFields } from '../queue/record-format.js';
 import { ConnectionHandle, isCluster, type RedisConnection } from '../redis/connection.js';
 import { numberOption } from '../options/option-ranges.js';
 import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
@@ -141,6 +142,8 @@ export class RedisQueueAdmin {
     let skipped = 0;
     for (const letter of letters) {
       let bytes: Buffer | string = '';
+      // A feed item goes back to the feed as a JSON item (the feed's format), not as a queue record.
+      let feedItem = '';
       let id = letter.id;
       if (options.repair) {
         const repaired = options.repair(letter);
@@ -149,12 +152,13 @@ export class RedisQueueAdmin {
           continue;
         }
         const encoded = encodeRequest(repaired);
-        bytes = encoded.json;
+        bytes = encoded.record;
         id = encoded.id;
+        feedItem = JSON.stringify({ ...storedFields(encoded.record), id });
       }
       if (letter.source === 'feed') {
         // The feed list is on another key (maybe another Cluster slot): push first, then forget the letter.
-        await this.connection.run(() => this.redis.lpush(this.startUrlsKey, bytes === '' ? letter.raw : bytes));
+        await this.connection.run(() => this.redis.lpush(this.startUrlsKey, feedItem === '' ? letter.raw : feedItem));
         await this.connection.run(() => this.redis.hdel(this.keys.dead, letter.id));
         await this.connection.run(() => this.redis.hdel(this.keys.deadInfo, letter.id));
         requeued++;

@@ -70,7 +70,7 @@ export class AddPath {
       const chunk = encoded.slice(start, start + this.batchSize);
       const { planJson, keys, dedupCounter } = this.filter.argsFor(chunk);
       const args: ScriptArg[] = [forefront ? '1' : '0', this.scripts.offset(), planJson, FEED_STEP_NONE];
-      for (const r of chunk) args.push(r.id, r.json, r.handled ? '1' : '0');
+      for (const r of chunk) args.push(r.id, r.record, r.handled ? '1' : '0');
       const codes = ((await this.scripts.run('addRequests', args, { extraKeys: keys })) as unknown[]).map(Number);
       this.filter.report(codes);
       this.stats.added(codes, dedupCounter);
@@ -100,7 +100,7 @@ export class AddPath {
     const { planJson, keys, dedupCounter } = this.filter.argsFor(requests);
     const args: ScriptArg[] = ['0', this.scripts.offset(), planJson, feedStepArg(step)];
     for (const entry of entries) {
-      if ('request' in entry) args.push(entry.raw, 'r', entry.request.id, entry.request.json);
+      if ('request' in entry) args.push(entry.raw, 'r', entry.request.id, entry.request.record);
       else args.push(entry.raw, 'd', '', entry.reason);
     }
     const extraKeys = step.kind === 'popped' ? keys : [...keys, step.feedKey];
