@@ -52,7 +52,7 @@ async function readFailed(scripts: QueueScripts, ids: string[], failedAt: number
   if (ids.length === 0) return [];
   const { redis } = scripts.connection;
   const [kept, forgotten] = await scripts.connection.run(() =>
-    Promise.all([redis.hmget(scripts.keys.data, ...ids), redis.hmget(scripts.keys.failedData, ...ids)]),
+    Promise.all([redis.hmget(scripts.keys.done, ...ids), redis.hmget(scripts.keys.failedData, ...ids)]),
   );
   const out: FailedRequest[] = [];
   ids.forEach((id, i) => {

@@ -90,7 +90,7 @@ export class RedisQueueAdmin {
   /** Removes every request, lock, dead letter and failed entry, resets the counters; the queue and live leases stay.
    * @returns the number of requests removed */
   async purge(): Promise<number> {
-    return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects] }));
+    return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.legacyPending, this.keys.legacyAvail] }));
   }
 
   /** Deletes the queue entirely (requests, dead letters, metadata). The start-URL feed list is left alone. */
@@ -322,7 +322,7 @@ export class RedisQueueAdmin {
     return requeueFailed(this.scripts, options);
   }
 
-  private optionalKeys = (): string[] => [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases];
+  private optionalKeys = (): string[] => [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases, this.keys.legacyPending, this.keys.legacyAvail];
 
   /** Releases the producer leases this admin opened, then closes the connection if this admin created it from a URL. */
   async close(): Promise<void> {

@@ -1,9 +1,8 @@
 --[[
   Deletes one request from the queue (data, order, lock) and moves the counters.
 
-  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua),
-  KEYS[9] stalls (see list-and-lock-head.lua)
-  optional: KEYS[10] failed index, KEYS[11] failed data (the request leaves them too; a forgotten failed request
+  KEYS[1..12] the queue's keys (see add-requests.lua), KEYS[13] stalls (see list-and-lock-head.lua)
+  optional: KEYS[14] failed index, KEYS[15] failed data (the request leaves them too; a forgotten failed request
   exists only there)
 
   ARGV[1] request id
@@ -12,16 +11,24 @@
   Returns 1 when the request existed (in the queue or the failed index), 0 otherwise.
 ]]
 --- @include "redis-time"
---- @include "unindex-request"
+--- @include "queue-order"
+--- @include "handled-store"
 local now = redisNowMs(ARGV[2])
 local id = ARGV[1]
 local wasFailed = 0
-if #KEYS >= 11 then
-  wasFailed = redis.call('ZREM', KEYS[10], id)
-  redis.call('HDEL', KEYS[11], id)
+if #KEYS >= 15 then
+  wasFailed = redis.call('ZREM', KEYS[14], id)
+  redis.call('HDEL', KEYS[15], id)
 end
-redis.call('HDEL', KEYS[9], id)
-if redis.call('HDEL', KEYS[2], id) == 0 then return wasFailed end
-unindexRequest(id)
+redis.call('HDEL', KEYS[13], id)
+if redis.call('HEXISTS', KEYS[2], id) == 1 then
+  unplace(id)
+  redis.call('HDEL', KEYS[2], id)
+  recountAfterRemoval(0)
+elseif unmarkHandled(id) then
+  recountAfterRemoval(1)
+else
+  return wasFailed
+end
 redis.call('HSET', KEYS[1], 'modifiedAt', now)
 return 1

@@ -3,42 +3,42 @@
   (retryCount reset, handledAt removed). Counters move exactly: a kept failed request goes from handled to pending,
   a forgotten one (the 'forget' mode) comes back into the queue (total and pending). O(log N) per request.
 
-  KEYS[1..8] the queue's keys (see add-requests.lua), KEYS[9] failed index (ZSET id -> failedAt ms),
-  KEYS[10] failed data (HASH id -> JSON of forgotten failed requests)
+  KEYS[1..12] the queue's keys (see add-requests.lua), KEYS[13] failed index (ZSET id -> failedAt ms),
+  KEYS[14] failed data (HASH id -> record of forgotten failed requests)
 
   ARGV[1] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
-  then two arguments per request: request id, request JSON to store
+  then two arguments per request: request id, request record to store
 
   Returns one code per request: REQUEUE_REQUEUED, REQUEUE_MISSING (not in the failed index) or REQUEUE_ALREADY_QUEUED
   (the uniqueKey was added again since it failed; only the failed entry is removed). Values: src/lua/reply-codes.json.
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
+--- @include "queue-order"
+--- @include "handled-store"
 local now = redisNowMs(ARGV[1])
 local out = {}
 local moved = 0
 for i = 2, #ARGV, 2 do
   local id, json = ARGV[i], ARGV[i + 1]
   local code = REQUEUE_MISSING
-  if redis.call('ZREM', KEYS[9], id) == 1 then
-    local forgotten = redis.call('HDEL', KEYS[10], id) == 1
-    local stored = redis.call('HEXISTS', KEYS[2], id) == 1
-    if forgotten == stored then
-      -- Forgotten and added again since, or kept but pending again: the queue already has it.
-      code = stored and REQUEUE_ALREADY_QUEUED or REQUEUE_MISSING
-    elseif stored and redis.call('ZSCORE', KEYS[3], id) then
+  if redis.call('ZREM', KEYS[13], id) == 1 then
+    local forgotten = redis.call('HDEL', KEYS[14], id) == 1
+    local pending = redis.call('HEXISTS', KEYS[2], id) == 1
+    local kept = (not pending) and isHandled(id)
+    if pending or (forgotten and kept) then
+      -- Pending again, or forgotten and added (and handled) again since: the queue already has it.
       code = REQUEUE_ALREADY_QUEUED
-    else
-      local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-      redis.call('HSET', KEYS[2], id, json)
-      redis.call('ZADD', KEYS[3], seq, id)
-      redis.call('ZADD', KEYS[4], seq, id)
-      redis.call('HINCRBY', KEYS[1], 'pending', 1)
-      if stored then
+    elseif forgotten or kept then
+      if kept then
+        unmarkHandled(id)
         redis.call('HINCRBY', KEYS[1], 'handled', -1)
       else
         redis.call('HINCRBY', KEYS[1], 'total', 1)
       end
+      redis.call('HSET', KEYS[2], id, json)
+      placeNew(id, false)
+      redis.call('HINCRBY', KEYS[1], 'pending', 1)
       moved = moved + 1
       code = REQUEUE_REQUEUED
     end

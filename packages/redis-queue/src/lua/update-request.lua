@@ -7,27 +7,27 @@
     caller's lock. When another client holds the lock now, only the data is stored and that lock stays.
   - unknown id: the request is inserted (as Crawlee's MemoryStorage does).
   - failed (marked handled from Crawlee's error handler after its last retry): also recorded in the failed index
-    (KEYS[9], ZADD: O(log N)), in the same step as the handled mark. With the 'forget' mode the request's data moves
-    to the failed data hash (KEYS[10]) and leaves the queue (total and pending move, handled does not), so a later
+    (KEYS[13], ZADD: O(log N)), in the same step as the handled mark. With the 'forget' mode the request's data moves
+    to the failed data hash (KEYS[14]) and leaves the queue (total and pending move, handled does not), so a later
     add of the same uniqueKey is accepted; the failed index still lists it for requeueFailed.
 
-  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua)
-  KEYS[7], KEYS[8] unused here (dead, deadinfo: the queue's eight keys come first)
-  KEYS[9] failed index (ZSET id -> failedAt ms, Redis time), KEYS[10] failed data (HASH id -> JSON, 'forget' mode)
+  KEYS[1..12] the queue's keys (see add-requests.lua)
+  KEYS[13] failed index (ZSET id -> failedAt ms, Redis time), KEYS[14] failed data (HASH id -> record, 'forget' mode)
 
   ARGV[1] clientKey of the caller
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   ARGV[3] failed-request mode: 'keep' (stays handled, so seen) or 'forget' (leaves the queue)
   then four arguments per request:
     id
-    request JSON
+    request record (format 2)
     handled: '1' when the request has handledAt, '2' when it has handledAt and failed for good
     forefront: '1' puts a reclaimed request at the head of the queue
 
   Returns two entries per request, in order: wasAlreadyPresent (0|1), wasAlreadyHandled (0|1).
 ]]
 --- @include "redis-time"
---- @include "release-lock"
+--- @include "queue-order"
+--- @include "handled-store"
 local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
 local forgetFailed = ARGV[3] == 'forget'
@@ -35,83 +35,81 @@ local out = {}
 -- Pending -> handled moves of this batch, added to the counters once at the end.
 local handledNow = 0
 
--- Records a request that failed for good; in 'forget' mode moves its data out of the queue.
--- Returns true when the request left the queue (the caller moves total instead of handled).
-local function recordFailed(id, json)
-  redis.call('ZADD', KEYS[9], now, id)
+-- Records a request that failed for good; in 'forget' mode keeps its record in the failed data instead of the
+-- handled store. Returns true when the request left the queue (the caller moves total instead of handled).
+local function recordFailed(id, record)
+  redis.call('ZADD', KEYS[13], now, id)
   if not forgetFailed then return false end
-  redis.call('HDEL', KEYS[2], id)
-  redis.call('HSET', KEYS[10], id, json)
+  redis.call('HSET', KEYS[14], id, record)
   return true
 end
 
-local function newOrder(forefront)
-  local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-  if forefront then return -seq end
-  return seq
-end
-
 for i = 4, #ARGV, 4 do
-  local id, handled, forefront = ARGV[i], ARGV[i + 2] ~= '0', ARGV[i + 3] == '1'
+  local id, record, handled, forefront = ARGV[i], ARGV[i + 1], ARGV[i + 2] ~= '0', ARGV[i + 3] == '1'
   local failed = ARGV[i + 2] == '2'
-  -- HSET answers 1 for a new field: the request was not stored before.
-  local present = redis.call('HSET', KEYS[2], id, ARGV[i + 1]) == 0
-  if not present then
+  local pending = redis.call('HEXISTS', KEYS[2], id) == 1
+  -- The one "already handled?" check of the update path (includes/handled-store.lua).
+  local wasHandled = (not pending) and isHandled(id)
+  if not pending and not wasHandled then
+    -- Unknown: inserted (as Crawlee's MemoryStorage does).
     if handled then
-      if not (failed and recordFailed(id, ARGV[i + 1])) then
+      if not (failed and recordFailed(id, record)) then
+        markHandled(id, record)
         redis.call('HINCRBY', KEYS[1], 'total', 1)
         redis.call('HINCRBY', KEYS[1], 'handled', 1)
       end
     else
+      redis.call('HSET', KEYS[2], id, record)
+      placeNew(id, forefront)
       redis.call('HINCRBY', KEYS[1], 'total', 1)
-      local order = newOrder(forefront)
-      redis.call('ZADD', KEYS[3], order, id)
-      redis.call('ZADD', KEYS[4], order, id)
       redis.call('HINCRBY', KEYS[1], 'pending', 1)
     end
     out[#out + 1] = 0
+    out[#out + 1] = 0
+  elseif handled and pending then
+    -- Pending until now: out of its place (its lock, back, or its list entry) and out of data.
+    unplace(id)
+    redis.call('HDEL', KEYS[2], id)
+    if failed and recordFailed(id, record) then
+      redis.call('HINCRBY', KEYS[1], 'pending', -1)
+      redis.call('HINCRBY', KEYS[1], 'total', -1)
+    else
+      -- The handled branch: where a handled request goes (includes/handled-store.lua).
+      markHandled(id, record)
+      handledNow = handledNow + 1
+    end
+    out[#out + 1] = 1
     out[#out + 1] = 0
   elseif handled then
-    if redis.call('ZREM', KEYS[3], id) == 1 then
-      -- Pending until now: a pending request is either locked (with an owner entry) or available, never both.
-      if redis.call('ZREM', KEYS[5], id) == 1 then
-        redis.call('HDEL', KEYS[6], id)
-      else
-        redis.call('ZREM', KEYS[4], id)
-      end
-      if failed and recordFailed(id, ARGV[i + 1]) then
-        redis.call('HINCRBY', KEYS[1], 'pending', -1)
-        redis.call('HINCRBY', KEYS[1], 'total', -1)
-      else
-        handledNow = handledNow + 1
-      end
-      out[#out + 1] = 1
-      out[#out + 1] = 0
-    else
-      out[#out + 1] = 1
-      out[#out + 1] = 1
-    end
+    -- Handled again: the new state is stored, nothing moves.
+    markHandled(id, record)
+    out[#out + 1] = 1
+    out[#out + 1] = 1
+  elseif wasHandled then
+    -- Re-opened: pending again at the tail (or head with forefront), and no longer failed.
+    unmarkHandled(id)
+    redis.call('ZREM', KEYS[13], id)
+    redis.call('HSET', KEYS[2], id, record)
+    placeNew(id, forefront)
+    redis.call('HINCRBY', KEYS[1], 'pending', 1)
+    redis.call('HINCRBY', KEYS[1], 'handled', -1)
+    out[#out + 1] = 1
+    out[#out + 1] = 1
   else
-    local order = redis.call('ZSCORE', KEYS[3], id)
-    if not order then
-      -- Re-opened: pending again at the tail (or head with forefront), and no longer failed.
-      redis.call('ZREM', KEYS[9], id)
-      order = newOrder(forefront)
-      redis.call('ZADD', KEYS[3], order, id)
-      redis.call('ZADD', KEYS[4], order, id)
-      redis.call('HINCRBY', KEYS[1], 'pending', 1)
-      redis.call('HINCRBY', KEYS[1], 'handled', -1)
-      out[#out + 1] = 1
-      out[#out + 1] = 1
-    else
-      local owner = redis.call('HGET', KEYS[6], id)
-      if not owner or owner == clientKey then
-        if forefront then redis.call('ZADD', KEYS[3], newOrder(true), id) end
-        releaseLock(id)
-      end
-      out[#out + 1] = 1
-      out[#out + 1] = 0
+    -- A reclaim: the new state is stored; the caller's lock (or no lock) ends, back at its place or at the head.
+    redis.call('HSET', KEYS[2], id, record)
+    local owner = redis.call('HGET', KEYS[6], id)
+    if owner == clientKey then
+      local order = nil
+      if forefront then order = forefrontOrder() end
+      releaseLock(id, order)
+    elseif not owner and forefront then
+      -- Available (or a lock that lost its owner entry): moved to the head.
+      unplace(id)
+      redis.call('ZADD', KEYS[9], forefrontOrder(), id)
     end
+    out[#out + 1] = 1
+    out[#out + 1] = 0
   end
 end
 

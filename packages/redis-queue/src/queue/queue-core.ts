@@ -117,7 +117,7 @@ export class QueueCore {
 
   /** Deletes the queue, its requests and dead letters, and its index entry. */
   async drop(): Promise<void> {
-    await this.scripts.run('purgeQueue', [this.scripts.offset(), '1'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases] });
+    await this.scripts.run('purgeQueue', [this.scripts.offset(), '1'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases, this.keys.legacyPending, this.keys.legacyAvail] });
     await this.redis((r) => r.srem(queueIndexKey(this.ctx.keyPrefix), this.id));
     this.ledger.dropAllCached();
   }
@@ -147,7 +147,8 @@ export class QueueCore {
   async getRequest(id: string): Promise<StoredRequest | undefined> {
     const locked = this.ledger.takeLockedRequest(id);
     if (locked !== undefined) return locked;
-    const raw = (await this.redis((r) => r.hgetBuffer(this.keys.data, id))) ?? undefined;
+    // Unhandled requests are in data; a handled one in the handled store (data holds only unhandled requests).
+    const raw = (await this.redis((r) => r.hgetBuffer(this.keys.data, id))) ?? (await this.redis((r) => r.hgetBuffer(this.keys.done, id))) ?? undefined;
     if (raw === undefined) return undefined;
     const decoded = decodeRequest(raw, id);
     if (decoded.ok) return decoded.request;
