@@ -47,6 +47,8 @@ if step == 'fifo' or step == 'lifo' then
   end
 end
 
+-- A queue this script creates is format 2; a 0.1 queue (meta without format) keeps waiting for its migration.
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 local res = {}
 local added = 0
 for i = 1, n do

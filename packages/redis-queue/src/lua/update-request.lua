@@ -30,6 +30,8 @@
 --- @include "handled-store"
 local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
+-- A queue this script creates is format 2; a 0.1 queue (meta without format) keeps waiting for its migration.
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 local forgetFailed = ARGV[3] == 'forget'
 local out = {}
 -- Pending -> handled moves of this batch, added to the counters once at the end.

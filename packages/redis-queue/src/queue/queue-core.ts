@@ -15,6 +15,7 @@ import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { AddPath } from './add-path.js';
 import { LockBatches } from './lock-batches.js';
 import { LockLedger, type StoredRequest } from './lock-ledger.js';
+import { migrateLegacyQueue } from './migrate-legacy.js';
 import type { QueueContext } from './queue-context.js';
 import { QueueLocks } from './queue-locks.js';
 import { QueueScripts } from './queue-scripts.js';
@@ -88,11 +89,13 @@ export class QueueCore {
     return this.ctx.connection.run(() => command(this.ctx.connection.redis));
   }
 
-  /** Creates the metadata if missing (idempotent) and registers the queue in the index; checks the start-URL feed
-   * keys' types. @param name - or undefined @throws {@link StartUrlFeedTypeError} for a feed key of another type */
+  /** Creates the metadata if missing (idempotent) and registers the queue in the index; migrates a queue written by
+   * 0.1 (`migrate-legacy.ts`, or waits while another worker does); checks the start-URL feed keys' types. @param name - or undefined @throws {@link StartUrlFeedTypeError} for a feed key of another type */
   async ensureCreated(name: string | undefined): Promise<void> {
     await this.feed?.check();
-    await this.scripts.run('createQueue', [this.id, name ?? '', this.scripts.offset()]);
+    const [, format] = (await this.scripts.run('createQueue', [this.id, name ?? '', this.scripts.offset()])) as [number, string];
+    // A queue written by 0.1 is migrated (or waited for) before this client touches it.
+    if (format !== '2') await migrateLegacyQueue(this.scripts);
     await this.redis((r) => r.sadd(queueIndexKey(this.ctx.keyPrefix), this.id));
   }
 

@@ -6,6 +6,7 @@ import deleteRequest from '../lua/delete-request.lua';
 import deleteRequestLock from '../lua/delete-request-lock.lua';
 import listAndLockHead from '../lua/list-and-lock-head.lua';
 import listHead from '../lua/list-head.lua';
+import migrateLegacy from '../lua/migrate-legacy.lua';
 import prolongRequestLock from '../lua/prolong-request-lock.lua';
 import publishWorkerStats from '../lua/publish-worker-stats.lua';
 import purgeQueue from '../lua/purge-queue.lua';
@@ -33,6 +34,7 @@ const registry = createScriptRegistry({
     deleteRequestLock,
     listAndLockHead,
     listHead,
+    migrateLegacy,
     prolongRequestLock,
     publishWorkerStats,
     purgeQueue,
@@ -55,6 +57,7 @@ export type ScriptName =
   | 'deleteRequestLock'
   | 'listAndLockHead'
   | 'listHead'
+  | 'migrateLegacy'
   | 'prolongRequestLock'
   | 'publishWorkerStats'
   | 'purgeQueue'

@@ -81,7 +81,7 @@ describe('pending layout (lists + back + held + stale)', () => {
     await c.batchAddRequests([req(3), req(1), req(5)]);
     await c.batchAddRequests([req('f')], { forefront: true });
     const keys = queueKeys(world.keyPrefix, world.name);
-    expect(await world.redis.zrange(keys.back, 0, -1, 'WITHSCORES')).toEqual([id(1), '4']);
+    expect(await world.redis.zrange(keys.back, '0', '-1', 'WITHSCORES')).toEqual([id(1), '4']);
     expect(names((await c.listAndLockHead({ limit: 10, lockSecs: 60 })).items)).toEqual(['f', '2', '3', '1', '5']);
   });
 
