@@ -46,6 +46,8 @@ export class QueueCore {
   /** The start-URL feed (src/feed/), or undefined without one. */
   private readonly feed?: StartUrlFeed;
   private readonly ledger = new LockLedger();
+  /** Set once this client knows the queue is format 2 (opened through ensureCreated, or checked on first use). */
+  private formatChecked?: Promise<void>;
   private readonly batches: LockBatches;
 
   /**
@@ -84,6 +86,20 @@ export class QueueCore {
     return this.ctx.producerLeases;
   }
 
+  /** A client used without `ensureCreated` (Crawlee always calls it; direct API users may not) checks the stored
+   * format once, before its first add, listHead or lock: a 0.1 queue is migrated first (`migrate-legacy.ts`; one
+   * script call on a format-2 queue), so no request of it is stranded in 0.1's structures. */
+  private ensureFormat(): Promise<void> {
+    this.formatChecked ??= migrateLegacyQueue(this.scripts).then(
+      () => undefined,
+      (error: unknown) => {
+        this.formatChecked = undefined;
+        throw error;
+      },
+    );
+    return this.formatChecked;
+  }
+
   private redis<T>(command: (redis: QueueContext['connection']['redis']) => Promise<T>): Promise<T> {
     this.batches.flushAll();
     return this.ctx.connection.run(() => command(this.ctx.connection.redis));
@@ -96,6 +112,7 @@ export class QueueCore {
     const [, format] = (await this.scripts.run('createQueue', [this.id, name ?? '', this.scripts.offset()])) as [number, string];
     // A queue written by 0.1 is migrated (or waited for) before this client touches it.
     if (format !== '2') await migrateLegacyQueue(this.scripts);
+    this.formatChecked = Promise.resolve();
     await this.redis((r) => r.sadd(queueIndexKey(this.ctx.keyPrefix), this.id));
   }
 
@@ -127,6 +144,7 @@ export class QueueCore {
 
   /** Unhandled requests in queue order, locked ones included. @param limit - at most this many */
   async listHead(limit: number): Promise<QueueHead> {
+    await this.ensureFormat();
     const reply = (await this.scripts.run('listHead', [limit], { buffers: true })) as Array<Buffer | number>;
     const items: RequestQueueHeadItem[] = [];
     for (let i = 2; i + 1 < reply.length; i += 2) {
@@ -142,7 +160,8 @@ export class QueueCore {
   }
 
   /** Adds requests through the one add path. @param requests - the requests @param forefront - at the head */
-  add(requests: readonly RequestSchema[], forefront: boolean): Promise<ProcessedRequest[]> {
+  async add(requests: readonly RequestSchema[], forefront: boolean): Promise<ProcessedRequest[]> {
+    await this.ensureFormat();
     return this.addPath.add(requests, forefront);
   }
 
@@ -189,6 +208,7 @@ export class QueueCore {
    */
   async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
     const lockMs = this.locks.checkLockArgs(limit, lockSecs);
+    await this.ensureFormat();
     let result = await this.locks.lockHead(limit, lockSecs, lockMs);
     if (limit > 0 && this.feed) result = await this.feed.fill(result, () => this.locks.lockHead(limit, lockSecs, lockMs));
     this.workerStats.locked(result.items.length);

@@ -103,6 +103,14 @@ describe('a queue written by 0.1', () => {
     await expectMigrated();
   });
 
+  it('a client used without getOrCreate migrates before its first lock, so nothing is stranded in 0.1 structures', async () => {
+    world = createWorld(backend, 'legacy-direct');
+    await writeLegacyQueue();
+    const direct = world.storageClient().requestQueue(world.name, { clientKey: 'direct' });
+    expect(names((await direct.listAndLockHead({ limit: 10, lockSecs: 600 })).items)).toEqual(['3', '4', '5', '6']);
+    expect(await world.redis.hget(queueKeys(world.keyPrefix, world.name).meta, 'format')).toBe('2');
+  });
+
   it('a migrator killed between two batches leaves a queue that the next openers finish, exactly once', async () => {
     world = createWorld(backend, 'legacy-killed');
     await writeLegacyQueue();
