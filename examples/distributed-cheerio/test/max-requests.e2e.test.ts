@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { RedisQueueAdmin } from 'crawlee-redis-queue';
+import { decodeRequest } from 'crawlee-redis-queue/internal';
 import { Redis } from 'ioredis';
 import { crawl, outputDir } from './helpers/run-cli.js';
 import { dropQueueKeys } from './helpers/spawn-cli.js';
@@ -14,13 +15,16 @@ afterAll(async () => {
   for (const q of queues) await dropQueueKeys(redisUrl, q);
 });
 
-/** The stored requests of a queue that are not handled, as Crawlee serialised them. */
+/** The stored requests of a queue that are not handled (`data` holds only those), as the queue reads them back. */
 async function pendingRequests(queue: string): Promise<Array<{ retryCount: number; errorMessages: string[]; handledAt?: string }>> {
   const redis = new Redis(redisUrl);
   try {
-    const ids = await redis.zrange(`{crawlee:rq:${queue}}:pending`, '0', '-1');
-    const raw = ids.length === 0 ? [] : await redis.hmget(`{crawlee:rq:${queue}}:data`, ...ids);
-    return raw.filter((r): r is string => r !== null).map((r) => JSON.parse(r) as { retryCount: number; errorMessages: string[] });
+    const stored = await redis.hgetall(`{crawlee:rq:${queue}}:data`);
+    return Object.entries(stored).map(([id, raw]) => {
+      const decoded = decodeRequest(raw, id);
+      if (!decoded.ok) throw new Error(`unreadable stored request ${id}: ${decoded.reason}`);
+      return decoded.request as unknown as { retryCount: number; errorMessages: string[]; handledAt?: string };
+    });
   } finally {
     redis.disconnect();
   }

@@ -1,5 +1,6 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { QueueScripts } from '../queue/queue-scripts.js';
+import { encodeRecord, parseStoredRecord } from '../queue/record-format.js';
 import { REQUEUE_REPLY } from '../redis/reply-codes.js';
 
 /** One request that failed for good (Crawlee marked it handled from its error handler after its last retry). */
@@ -16,7 +17,8 @@ export interface FailedRequest {
   uniqueKey?: string;
   retryCount?: number;
   errorMessages?: string[];
-  /** The stored JSON. */
+  /** The request as JSON (`{ ...request, id }`, as 0.1 stored it; Crawlee's defaults filled in for a format-2
+   * record), or the stored bytes as text when they cannot be read. */
   json: string;
 }
 
@@ -49,11 +51,10 @@ function checkCount(name: string, value: number, min: number): void {
 async function readFailed(scripts: QueueScripts, ids: string[], failedAt: number[]): Promise<FailedRequest[]> {
   if (ids.length === 0) return [];
   const { redis } = scripts.connection;
-  // A kept failed request is handled: its JSON is in the 'request' mode's done hash, in the kept failed data ('key',
-  // 'bits'), or in data (a queue written before handled requests left it).
-  const [inData, inDone, keptJson, forgotten] = await scripts.connection.run(() =>
+  // A kept failed request is handled: its record is in the 'request' mode's done hash, or in the kept failed data
+  // ('key', 'bits', which keep no request of their own).
+  const [inDone, kept, forgotten] = await scripts.connection.run(() =>
     Promise.all([
-      redis.hmget(scripts.keys.data, ...ids),
       redis.hmget(scripts.keys.done, ...ids),
       redis.hmget(scripts.keys.failedKept, ...ids),
       redis.hmget(scripts.keys.failedData, ...ids),
@@ -61,9 +62,10 @@ async function readFailed(scripts: QueueScripts, ids: string[], failedAt: number
   );
   const out: FailedRequest[] = [];
   ids.forEach((id, i) => {
-    const kept = [keptJson, inDone, inData];
-    const json = forgotten[i] ?? kept.map((source) => source[i]).find((value) => value != null);
-    if (json === null || json === undefined) return; // deleted since (admin forget): nothing to show
+    const stored = forgotten[i] ?? kept[i] ?? inDone[i];
+    if (stored === null || stored === undefined) return; // deleted since (admin forget): nothing to show
+    const parsed = parseStoredRecord(stored);
+    const json = parsed.ok ? JSON.stringify({ ...parsed.fields, id }) : stored;
     const entry: FailedRequest = { id, failedAt: new Date(failedAt[i]!), state: forgotten[i] != null ? 'forgotten' : 'kept', json };
     try {
       const r = JSON.parse(json) as { url?: unknown; uniqueKey?: unknown; retryCount?: unknown; errorMessages?: unknown };
@@ -110,13 +112,13 @@ function freshState(json: string, clearErrorMessages: boolean): string | undefin
   } catch {
     return undefined;
   }
-  if (request === null || typeof request !== 'object' || typeof request.url !== 'string') return undefined;
+  if (request === null || typeof request !== 'object' || typeof request.url !== 'string' || typeof request.uniqueKey !== 'string') return undefined;
   delete request.handledAt;
   request.retryCount = 0;
   if (clearErrorMessages) request.errorMessages = [];
   const crawlee = (request.userData as { __crawlee?: Record<string, unknown> } | undefined)?.__crawlee;
   if (crawlee && typeof crawlee === 'object') delete crawlee.state;
-  return JSON.stringify(request);
+  return encodeRecord(request);
 }
 
 /**

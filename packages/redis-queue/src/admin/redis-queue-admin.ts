@@ -1,4 +1,5 @@
 import { encodeRequest, requestIdOf } from '../queue/request-codec.js';
+import { storedFields } from '../queue/record-format.js';
 import { ConnectionHandle, type RedisConnection } from '../redis/connection.js';
 import { numberOption } from '../options/option-ranges.js';
 import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
@@ -140,7 +141,7 @@ export class RedisQueueAdmin {
   async purge(): Promise<number> {
     const parts = await this.shardAdmins.over((p) => p.purge());
     if (parts) return parts.reduce((a, n) => a + n, 0);
-    return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects] }));
+    return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.legacyPending, this.keys.legacyAvail] }));
   }
 
   /** Deletes the queue entirely (requests, dead letters, metadata). The start-URL feed list is left alone. */
@@ -177,6 +178,8 @@ export class RedisQueueAdmin {
     let skipped = 0;
     for (const letter of letters) {
       let bytes: Buffer | string = '';
+      // A feed item goes back to the feed as a JSON item (the feed's format), not as a queue record.
+      let feedItem = '';
       let id = letter.id;
       if (options.repair) {
         const repaired = options.repair(letter);
@@ -185,12 +188,13 @@ export class RedisQueueAdmin {
           continue;
         }
         const encoded = encodeRequest(repaired);
-        bytes = encoded.json;
+        bytes = encoded.record;
         id = encoded.id;
+        feedItem = JSON.stringify({ ...storedFields(encoded.record), id });
       }
       if (letter.source === 'feed') {
         // The feed list is on another key (maybe another Cluster slot): push first, then forget the letter.
-        await this.connection.run(() => this.redis.lpush(this.startUrlsKey, bytes === '' ? letter.raw : bytes));
+        await this.connection.run(() => this.redis.lpush(this.startUrlsKey, feedItem === '' ? letter.raw : feedItem));
         await this.connection.run(() => this.redis.hdel(this.keys.dead, letter.id));
         await this.connection.run(() => this.redis.hdel(this.keys.deadInfo, letter.id));
         requeued++;
@@ -356,7 +360,7 @@ export class RedisQueueAdmin {
     return parts ? sumCounts(parts) : requeueFailed(this.scripts, options);
   }
 
-  private optionalKeys = (): string[] => [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases];
+  private optionalKeys = (): string[] => [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases, this.keys.legacyPending, this.keys.legacyAvail];
 
   /** Releases the producer leases this admin opened, then closes the connection if this admin created it from a URL. */
   async close(): Promise<void> {

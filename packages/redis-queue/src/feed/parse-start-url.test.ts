@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseStartUrlItem } from './parse-start-url.js';
+import { storedFields } from '../queue/record-format.js';
 
 const parse = (raw: string | Buffer, alwaysEnqueue = false) =>
   parseStartUrlItem(typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw, alwaysEnqueue);
 const request = (raw: string | Buffer) => {
   const item = parse(raw);
   if (item.kind !== 'r') throw new Error(`expected a request, got: ${item.reason}`);
-  return JSON.parse(item.request.json) as Record<string, unknown>;
+  return storedFields(item.request.record);
 };
 
 describe('parseStartUrlItem (scrapy-redis start_urls format)', () => {

@@ -3,13 +3,14 @@ import { isIndexKey, topLevelKeys } from './json-key-order.js';
 import { quotePlus, urlencodePairs } from './python-urlencode.js';
 import { replaceQuery } from './python-urlsplit.js';
 import { parseScrapyRedisItem } from './scrapy-redis-item.js';
+import { storedFields } from '../queue/record-format.js';
 
 // Fast checks of the pieces; test/conformance/scrapy-redis-items.test.ts compares the whole against the real
 // scrapy-redis on Debian's Scrapy.
 const request = (raw: string) => {
   const item = parseScrapyRedisItem(Buffer.from(raw), false);
   if (item.kind !== 'r') throw new Error(`expected a request, got: ${item.reason}`);
-  return JSON.parse(item.request.json) as Record<string, unknown>;
+  return storedFields(item.request.record);
 };
 
 describe('scrapy-redis item reading', () => {

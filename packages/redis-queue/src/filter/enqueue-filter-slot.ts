@@ -17,7 +17,7 @@ export interface FilterableRequest {
 export interface FilterArgs {
   /** ARGV[3]: the plan as JSON, '' without a filter. */
   planJson: string;
-  /** The plan's keys (KEYS[9..]). */
+  /** The plan's keys (KEYS[13..] of add-requests.lua). */
   keys: string[];
   /** Where the plan counts filtered requests (for the worker stats), when it counts. */
   dedupCounter?: DedupCounterLocation;

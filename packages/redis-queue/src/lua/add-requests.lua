@@ -12,16 +12,19 @@
   committed, so of two workers that read the same member exactly one enqueues it (the other gets ADD_FEED_TAKEN for
   it, and its filter op is not applied). Feed items that could not be parsed become dead letters with the reason.
 
-  KEYS[1] meta      HASH  queue metadata and counters (total, pending, handled, seq, deadSeq, ...)
-  KEYS[2] data      HASH  request id -> request JSON of an unhandled request (handled ones go to the handled store of
-                          the queue's mode: includes/handled-store.lua)
-  KEYS[3] pending   ZSET  request id -> queue order, every unhandled request (available or locked)
-  KEYS[4] avail     ZSET  request id -> queue order, unhandled and unlocked
+  KEYS[1] meta      HASH  queue metadata and counters (total, pending, handled, fseq, qhead, deadSeq, ...)
+  KEYS[2] data      HASH  request id -> format-2 record (src/queue/record-format.ts), unhandled requests only
+  KEYS[3] fifo      LIST  ids of FIFO requests, oldest first (includes/queue-order.lua: the order of a queue)
+  KEYS[4] front     LIST  "<seq> <id>" of forefront requests, newest first
   KEYS[5] locks     ZSET  request id -> lock expiry (ms, Redis time)
   KEYS[6] owner     HASH  request id -> clientKey of the lock owner
   KEYS[7] dead      HASH  dead-letter id -> raw bytes
   KEYS[8] deadinfo  HASH  dead-letter id -> JSON {reason, source, at}
-  KEYS[9..] keys of the enqueue filter plan (plan.keys[i] is KEYS[9 + i]); in check and member modes the feed key
+  KEYS[9] back      ZSET  request id -> order, available requests in neither list (returned, reclaimed, moved)
+  KEYS[10] held     HASH  request id -> order of a locked request
+  KEYS[11] stale    HASH  request id -> list entries of it that are no longer its place
+  KEYS[12] done     HASH  request id -> record of a handled request (includes/handled-store.lua)
+  KEYS[13..] keys of the enqueue filter plan (plan.keys[i] is KEYS[13 + i]); in check and member modes the feed key
             comes last, after the plan keys
 
   ARGV[1] forefront: '1' puts new requests at the head (newest forefront first), '0' at the tail
@@ -30,11 +33,12 @@
   ARGV[4] feed step (reply-codes.json feedStep): FEED_STEP_NONE, FEED_STEP_CHECK (check and trim the feed list),
           FEED_STEP_POPPED (items already popped), FEED_STEP_SREM / FEED_STEP_ZREM (remove each member, commit the
           ones removed)
-  ARGV[5..] without a feed step, triples: request id, request JSON, handled ('1' when it arrives already handled);
+  ARGV[5..] without a feed step, triples: request id, request record, handled ('1' when it arrives already handled);
             with a feed step, quadruples: raw item bytes, kind ('r' request | 'd' dead letter), request id (or ''),
-            request JSON (for 'r') or reason (for 'd')
+            request record (for 'r') or reason (for 'd')
   ARGV[last] only on a queue created with politeness: NUL then a JSON array with the host key of each entry ('' for
-          'd'); new requests go to their host's queue (includes/polite.lua) instead of avail
+          'd'); new requests go to their host's queue (includes/polite.lua) instead of the fifo / front lists, with
+          an order from meta `pseq` (FIFO) or `fseq` (forefront), so a polite queue's lists stay empty
 
   Returns FEED_HEAD_CHANGED when the feed head changed (nothing done; the caller retries), else one code per entry
   (src/lua/reply-codes.json): ADD_ADDED, ADD_PRESENT, ADD_HANDLED (already present and handled), ADD_FILTERED
@@ -45,6 +49,7 @@
 --- @include "redis-time"
 --- @include "reply-codes"
 --- @include "bloom-bits"
+--- @include "queue-order"
 --- @include "polite"
 --- @include "request-state"
 local now = redisNowMs(ARGV[2])
@@ -77,9 +82,12 @@ if feedStep == FEED_STEP_CHECK then
   redis.call('LTRIM', feedKey, n, -1)
 end
 
+-- A queue this script creates is format 2; a 0.1 queue (meta without format) keeps waiting for its migration.
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
+
 -- Evaluates one filter op; returns true when the store saw the key for the first time.
 local function applyOp(op)
-  local key = KEYS[9 + op.key]
+  local key = KEYS[13 + op.key]
   if op.type == 'bits' then
     return bloomCheckAndSet(key, op.offsets)
   elseif op.type == 'member' then
@@ -88,8 +96,6 @@ local function applyOp(op)
   return redis.error_reply(ERR_BAD_PLAN .. ' unknown op type ' .. tostring(op.type))
 end
 
-local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
-local firstSeq = seq
 local res = {}
 local addedPending, addedHandled, nNew, nFiltered = 0, 0, 0, 0
 local requestIndex = 0
@@ -126,7 +132,7 @@ for i = 1, n do
         local isNew = applyOp(op)
         if type(isNew) == 'table' then return isNew end
         if isNew then nNew = nNew + 1 end
-        if (not present) and (not isNew) then filtered = true end
+        if (not present) and (not handledBefore) and (not isNew) then filtered = true end
       end
     end
     if present then
@@ -140,14 +146,12 @@ for i = 1, n do
         addedHandled = addedHandled + 1
       else
         redis.call('HSET', KEYS[2], id, json)
-        seq = seq + 1
-        local score = seq
-        if forefront then score = -seq end
-        redis.call('ZADD', KEYS[3], score, id)
         if politeHosts then
-          politeMakeAvailable(id, score, politeHosts[i], politeMaxConc)
+          local order
+          if forefront then order = forefrontOrder() else order = redis.call('HINCRBY', KEYS[1], 'pseq', 1) end
+          politeMakeAvailable(id, order, politeHosts[i], politeMaxConc)
         else
-          redis.call('ZADD', KEYS[4], score, id)
+          placeNew(id, forefront)
         end
         addedPending = addedPending + 1
       end
@@ -157,7 +161,6 @@ for i = 1, n do
 end
 
 redis.call('HSETNX', KEYS[1], 'createdAt', now)
-if seq ~= firstSeq then redis.call('HSET', KEYS[1], 'seq', seq) end
 if addedPending + addedHandled > 0 then
   redis.call('HINCRBY', KEYS[1], 'total', addedPending + addedHandled)
   if addedPending > 0 then redis.call('HINCRBY', KEYS[1], 'pending', addedPending) end
@@ -166,7 +169,7 @@ if addedPending + addedHandled > 0 then
 end
 handledSave()
 if plan and plan.counter then
-  local ckey = KEYS[9 + plan.counter.key]
+  local ckey = KEYS[13 + plan.counter.key]
   if nNew > 0 then redis.call('HINCRBY', ckey, plan.counter.newField, nNew) end
   if nFiltered > 0 then redis.call('HINCRBY', ckey, plan.counter.filteredField, nFiltered) end
 end

@@ -4,7 +4,7 @@
   A later open with another handled mode or other Bloom parameters is refused, because the handled requests already
   stored could not be read in the other mode; politeness is compared by the caller (PolitenessMismatchError).
 
-  KEYS[1] meta (see add-requests.lua)
+  KEYS[1] meta (see add-requests.lua; KEYS[2..12] unused here)
 
   ARGV[1] queue id
   ARGV[2] queue name ('' for an unnamed queue)
@@ -16,17 +16,20 @@
   ARGV[7..9] 'bits' mode: bits per block (a multiple of 8, at most 2^32), k (bits per request), blocks; else ''
   ARGV[10] 'bits' mode: the expected count and rate it was sized from, as '<expected>:<rate>' (reported back)
 
-  Returns { created (1|0), the queue's politeness in ARGV[4]'s format ('' without) }.
+  Returns { created (1|0), the queue's politeness in ARGV[4]'s format ('' without), format ('2', or '' for a 0.1
+            queue to migrate: migrate-legacy.lua, which moves its handled requests into the mode recorded here) }.
   Error: ERR_MODE_MISMATCH with the stored and the asked mode ('bits:<bits>:<k>:<blocks>').
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
 local now = redisNowMs(ARGV[3])
+-- A queue created here is format 2; an existing one without `format` was written by 0.1 (migrate-legacy.lua).
+local fresh = redis.call('EXISTS', KEYS[1]) == 0
 local mode = ARGV[5]
 local params = mode
 if mode == 'bits' then params = mode .. ':' .. ARGV[7] .. ':' .. ARGV[8] .. ':' .. ARGV[9] end
--- A queue written before the option existed has no mode: it takes the one asked for now (its old handled requests
--- stay in data, where the scripts still find them: stored and not pending).
+-- A queue written before the option existed (0.1) has no mode: it takes the one asked for now (the migration at open
+-- moves its old handled requests from data into that mode's store).
 local stored = redis.call('HMGET', KEYS[1], 'hmode', 'hbBits', 'hbK', 'hbBlocks')
 if stored[1] then
   local have = stored[1]
@@ -46,6 +49,7 @@ else
   end
 end
 local created = redis.call('HSETNX', KEYS[1], 'id', ARGV[1])
+if fresh then redis.call('HSET', KEYS[1], 'format', 2) end
 if ARGV[2] ~= '' then redis.call('HSETNX', KEYS[1], 'name', ARGV[2]) end
 redis.call('HSETNX', KEYS[1], 'createdAt', now)
 redis.call('HSETNX', KEYS[1], 'modifiedAt', now)
@@ -59,4 +63,4 @@ end
 local p = redis.call('HMGET', KEYS[1], 'politeMinDelayMs', 'politeMaxConc')
 local spec = ''
 if p[1] then spec = p[1] .. ' ' .. (p[2] or '0') end
-return { created, spec }
+return { created, spec, redis.call('HGET', KEYS[1], 'format') or '' }

@@ -2,8 +2,8 @@
   Moves a request whose stored data cannot be read to the dead letters, with its raw bytes and the reason.
   Only acts when the data still equals the bytes the caller failed to read (another client may have fixed it).
 
-  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner,
-  KEYS[7] dead, KEYS[8] deadinfo (see add-requests.lua), KEYS[9] stalls (see list-and-lock-head.lua)
+  KEYS[1..12] the queue's keys (see add-requests.lua), KEYS[13] stalls (see list-and-lock-head.lua)
+  The entry is read from data (an unhandled request) or else from the handled store.
 
   ARGV[1] request id
   ARGV[2] the raw bytes the caller read
@@ -14,17 +14,27 @@
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
---- @include "unindex-request"
+--- @include "queue-order"
+--- @include "handled-store"
 --- @include "polite"
 local now = redisNowMs(ARGV[4])
 local id = ARGV[1]
 local raw = redis.call('HGET', KEYS[2], id)
-if raw ~= ARGV[2] then return DEAD_LETTER_SKIPPED end
--- Politeness: a locked request frees its host's slot; a delayed one leaves the delayed set.
-politeForget(id, now)
-redis.call('HDEL', KEYS[2], id)
-redis.call('HDEL', KEYS[9], id)
-unindexRequest(id)
+if raw then
+  if raw ~= ARGV[2] then return DEAD_LETTER_SKIPPED end
+  -- Politeness: a locked request frees its host's slot; a delayed one leaves the delayed set.
+  politeForget(id, now)
+  unplace(id)
+  redis.call('HDEL', KEYS[2], id)
+  recountAfterRemoval(0)
+else
+  raw = handledRecord(id)
+  if raw ~= ARGV[2] then return DEAD_LETTER_SKIPPED end
+  unmarkHandled(id)
+  handledSave()
+  recountAfterRemoval(1)
+end
+redis.call('HDEL', KEYS[13], id)
 redis.call('HSET', KEYS[7], id, raw)
 redis.call('HSET', KEYS[8], id, cjson.encode({ reason = ARGV[3], source = 'queue', at = now }))
 return DEAD_LETTER_MOVED

@@ -1,9 +1,8 @@
 --[[
   Deletes one request from the queue (data, order, lock, or the handled store) and moves the counters.
 
-  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua),
-  KEYS[9] stalls (see list-and-lock-head.lua)
-  optional: KEYS[10] failed index, KEYS[11] failed data, KEYS[12] kept failed data (the request leaves them too; a
+  KEYS[1..12] the queue's keys (see add-requests.lua), KEYS[13] stalls (see list-and-lock-head.lua)
+  optional: KEYS[14] failed index, KEYS[15] failed data, KEYS[16] kept failed data (the request leaves them too; a
   forgotten failed request exists only there). A handled request leaves the handled store of the queue's mode
   (includes/handled-store.lua).
 
@@ -16,7 +15,7 @@
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
---- @include "unindex-request"
+--- @include "queue-order"
 --- @include "polite"
 --- @include "handled-store"
 local now = redisNowMs(ARGV[2])
@@ -25,14 +24,16 @@ local wasFailed = 0
 if redis.call('HEXISTS', KEYS[2], id) == 0 and handledMode() == 'bits' and isHandled(id) then return DELETE_KEPT_AS_BITS end
 -- Politeness: a locked request frees its host's slot; a delayed one leaves the delayed set.
 politeForget(id, now)
-if #KEYS >= 11 then
-  wasFailed = redis.call('ZREM', KEYS[10], id)
-  redis.call('HDEL', KEYS[11], id)
-  if #KEYS >= 12 then redis.call('HDEL', KEYS[12], id) end
+if #KEYS >= 15 then
+  wasFailed = redis.call('ZREM', KEYS[14], id)
+  redis.call('HDEL', KEYS[15], id)
+  if #KEYS >= 16 then redis.call('HDEL', KEYS[16], id) end
 end
-redis.call('HDEL', KEYS[9], id)
-if redis.call('HDEL', KEYS[2], id) == 1 then
-  unindexRequest(id)
+redis.call('HDEL', KEYS[13], id)
+if redis.call('HEXISTS', KEYS[2], id) == 1 then
+  unplace(id)
+  redis.call('HDEL', KEYS[2], id)
+  recountAfterRemoval(0)
 elseif unmarkHandled(id) then
   -- Handled ('request' / 'key' mode): out of the handled store.
   handledSave()

@@ -15,13 +15,16 @@
      never read, so it blocks no one, and its waiting requests cost nothing per call.
   The queue stays open (reply field 1) while hosts wait with available requests or delayed requests wait.
 
-  KEYS as list-and-lock-head.lua (KEYS[1] meta ... KEYS[11] suspects); the politeness keys are derived from
-  KEYS[1] (includes/polite.lua). ARGV as list-and-lock-head.lua. Reply as list-and-lock-head.lua.
+  KEYS as list-and-lock-head.lua (KEYS[1..12] the queue's keys, KEYS[13] stalls, KEYS[14] producer leases,
+  KEYS[15] suspects); the politeness keys are derived from KEYS[1] (includes/polite.lua). A polite queue keeps its
+  available requests only in its host queues (never in the fifo / front / back structures of
+  includes/queue-order.lua, which list-and-lock-head.lua reads); a locked request's order is in KEYS[10] held, as
+  on any queue. ARGV as list-and-lock-head.lua. Reply as list-and-lock-head.lua.
   Error ERR_POLITENESS when the queue was created without politeness.
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
---- @include "unindex-request"
+--- @include "queue-order"
 --- @include "polite"
 --- @include "recover-expired-locks"
 --- @include "finish-flags"
@@ -39,12 +42,11 @@ recoverExpiredLocks(now, tonumber(ARGV[5]), maxStalls,
   function(id)
     if politeReleaseLock(id, now, 0, nil) then return end
     -- A lock without its host (written by someone else): it cannot go back to a host queue; keep a trace.
-    redis.call('ZREM', KEYS[5], id)
-    redis.call('HDEL', KEYS[6], id)
     local raw = redis.call('HGET', KEYS[2], id)
-    if raw and redis.call('ZSCORE', KEYS[3], id) then
+    unplace(id)
+    if raw then
       redis.call('HDEL', KEYS[2], id)
-      unindexRequest(id)
+      recountAfterRemoval(0)
       redis.call('HSET', KEYS[7], id, raw)
       redis.call('HSET', KEYS[8], id, cjson.encode({ reason = 'locked without a host on a polite queue', source = 'queue', at = now }))
     end
@@ -62,7 +64,7 @@ if limit > 0 then
     redis.call('ZREM', P_DELAYED, id)
     local v = redis.call('HGET', P_HOSTOF, id)
     redis.call('HDEL', P_HOSTOF, id)
-    if v and redis.call('ZSCORE', KEYS[3], id) then
+    if v and redis.call('HEXISTS', KEYS[2], id) == 1 then
       local order, host = splitHostOf(v)
       politeMakeAvailable(id, order, host, maxConc)
     end
@@ -73,15 +75,15 @@ local out = { 0, 0, now, '' }
 -- The suspect rule of list-and-lock-head.lua: a lock owner holds at most one request with a stall counted.
 local canTakeSuspect = true
 if maxStalls > 0 then
-  local held = redis.call('HGET', KEYS[11], clientKey)
-  if held and redis.call('HGET', KEYS[6], held) == clientKey and redis.call('HEXISTS', KEYS[9], held) == 1 then
+  local held = redis.call('HGET', KEYS[15], clientKey)
+  if held and redis.call('HGET', KEYS[6], held) == clientKey and redis.call('HEXISTS', KEYS[13], held) == 1 then
     canTakeSuspect = false
   elseif held then
-    redis.call('HDEL', KEYS[11], clientKey)
+    redis.call('HDEL', KEYS[15], clientKey)
   end
 end
 
-local taken, missing = 0, 0
+local taken = 0
 local skipped, nSkipped = {}, 0
 while taken < limit do
   local due = redis.call('ZRANGEBYSCORE', P_HOSTS, '-inf', now, 'LIMIT', 0, limit - taken + nSkipped)
@@ -97,10 +99,11 @@ while taken < limit do
       else
         progress = true
         local id, order = popped[1], popped[2]
-        local json = false
-        -- Entries of requests handled or deleted since are dropped here (not pending any more).
-        if redis.call('ZSCORE', KEYS[3], id) then json = redis.call('HGET', KEYS[2], id) end
-        local suspect = json and maxStalls > 0 and redis.call('HEXISTS', KEYS[9], id) == 1
+        -- Entries of requests handled or deleted since are dropped here (not in data any more), as are entries of
+        -- a request locked since (re-added while locked: its place is its lock).
+        local json = redis.call('HGET', KEYS[2], id)
+        if json and redis.call('HEXISTS', KEYS[6], id) == 1 then json = false end
+        local suspect = json and maxStalls > 0 and redis.call('HEXISTS', KEYS[13], id) == 1
         if suspect and not canTakeSuspect then
           -- Back at its place; the host is left to other workers for this call.
           redis.call('ZADD', q, order, id)
@@ -109,10 +112,11 @@ while taken < limit do
         elseif json then
           if suspect then
             canTakeSuspect = false
-            redis.call('HSET', KEYS[11], clientKey, id)
+            redis.call('HSET', KEYS[15], clientKey, id)
           end
           redis.call('ZADD', KEYS[5], lockExpiresAt, id)
           redis.call('HSET', KEYS[6], id, clientKey)
+          redis.call('HSET', KEYS[10], id, order)
           redis.call('HSET', P_HOSTOF, id, order .. ' ' .. host)
           local inFlight = tonumber(redis.call('ZINCRBY', P_FLIGHT, 1, host))
           redis.call('HSET', P_NEXT, host, now + minDelay)
@@ -126,13 +130,6 @@ while taken < limit do
             redis.call('ZREM', P_HOSTS, host)
           end
         else
-          if redis.call('ZSCORE', KEYS[3], id) then
-            -- Pending without data: never hand it out; keep a trace in the dead letters (as list-and-lock-head.lua).
-            redis.call('ZREM', KEYS[3], id)
-            redis.call('HSET', KEYS[7], id, '')
-            redis.call('HSET', KEYS[8], id, cjson.encode({ reason = 'request data missing', source = 'queue', at = now }))
-            missing = missing + 1
-          end
           politeSchedule(host, maxConc)
         end
       end
@@ -140,7 +137,6 @@ while taken < limit do
   end
   if not progress then break end
 end
-if missing > 0 then recountAfterRemoval(0) end
 
 local waiting = redis.call('ZCARD', P_HOSTS) > 0 or redis.call('ZCARD', P_DELAYED) > 0
 return finishFlags(out, now, clientKey, taken > 0, waiting)

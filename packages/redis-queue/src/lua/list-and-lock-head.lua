@@ -1,11 +1,12 @@
 --[[
   Locks up to `limit` requests from the head of the queue for one client, after returning expired locks to the
   available set at their original queue order (lazy recovery of dead workers' requests; no sweeper needed).
-  Order: forefront requests first (newest first), then FIFO; the order is the score of `pending`/`avail`.
+  Order: forefront requests first (newest first), then FIFO (includes/queue-order.lua): the head is the lowest order
+  of three sources, the forefront list's head, the FIFO list's head and the lowest of `back`.
 
   Stalls (BullMQ's maxStalledCount): an expired lock whose request had been started (its lock was prolonged, which
   Crawlee does as it takes the request from its local buffer; prolong-request-lock.lua marks the lock score with a
-  half millisecond) counts one stall in KEYS[9]. A request that reaches ARGV[6] stalls (a request that kills the worker
+  half millisecond) counts one stall in KEYS[13]. A request that reaches ARGV[6] stalls (a request that kills the worker
   holding it: OOM, a native crash, SIGKILL) goes to the dead letters with the reason and the count instead of
   returning. Locked but never started requests (the rest of a dead worker's local buffer) return without a stall.
   A worker runs several requests at once, so the requests started beside a killer stall with it; and since expired
@@ -14,14 +15,13 @@
   the caller holds none, and the others stay available for other workers (or for this one once its suspect is
   handled or its lock ended). One call per suspect is not enough: a worker whose local buffer runs dry calls again
   at once (Crawlee does, up to its concurrency), and would take the killer and its old neighbours together again.
-  KEYS[11] remembers the suspect each owner holds; an entry counts only while that owner still holds that lock
+  KEYS[15] remembers the suspect each owner holds; an entry counts only while that owner still holds that lock
   (HGET owner), so a suspect handled or deleted since just leaves a stale entry the owner's next call replaces.
   So an innocent neighbour stalls once beside a killer, not maxStalls times.
 
-  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner,
-  KEYS[7] dead, KEYS[8] deadinfo (see add-requests.lua), KEYS[9] stalls (HASH request id -> stalls counted),
-  KEYS[10] producer leases (ZSET lease id -> expiry ms, see renew-producer-lease.lua),
-  KEYS[11] suspects (HASH lock owner clientKey -> id of the suspect it holds locked)
+  KEYS[1..12] the queue's keys (see add-requests.lua), KEYS[13] stalls (HASH request id -> stalls counted),
+  KEYS[14] producer leases (ZSET lease id -> expiry ms, see renew-producer-lease.lua),
+  KEYS[15] suspects (HASH lock owner clientKey -> id of the suspect it holds locked)
 
   ARGV[1] limit (max requests to lock)
   ARGV[2] lock time in ms
@@ -31,11 +31,10 @@
   ARGV[6] maxStalls: stalls after which a request is dead-lettered ('0': stalls are not counted)
 
   Returns { queueHasLockedRequests (0|1), hadMultipleClients (0|1), now (ms), modifiedAt (ms or ''),
-            id1, json1, id2, json2, ... }
+            id1, record1, id2, record2, ... }
 ]]
 --- @include "redis-time"
---- @include "release-lock"
---- @include "unindex-request"
+--- @include "queue-order"
 --- @include "recover-expired-locks"
 --- @include "finish-flags"
 local now = redisNowMs(ARGV[4])
@@ -46,60 +45,115 @@ local maxStalls = tonumber(ARGV[6])
 
 recoverExpiredLocks(now, tonumber(ARGV[5]), maxStalls, releaseLock, function() end)
 
+-- The three sources' heads, each read with one bounded command (LINDEX, ZRANGE of one member).
+local qhead = tonumber(redis.call('HGET', KEYS[1], 'qhead') or '0')
+local qhead0 = qhead
+local backSkip = 0 -- members of back left in place (suspects this caller may not take now)
+local function peekFront()
+  local el = redis.call('LINDEX', KEYS[4], 0)
+  if not el then return nil end
+  local sp = string.find(el, ' ', 1, true)
+  return { src = 'f', id = string.sub(el, sp + 1), order = -tonumber(string.sub(el, 1, sp - 1)) }
+end
+local function peekFifo()
+  local el = redis.call('LINDEX', KEYS[3], 0)
+  if not el then return nil end
+  return { src = 'q', id = el, order = qhead + 1 }
+end
+local function peekBack()
+  local b = redis.call('ZRANGE', KEYS[9], backSkip, backSkip, 'WITHSCORES')
+  if not b[1] then return nil end
+  return { src = 'b', id = b[1], order = tonumber(b[2]) }
+end
+
 local out = { 0, 0, now, '' }
-local ids = {}
-if limit > 0 then ids = redis.call('ZRANGE', KEYS[4], 0, limit - 1) end
-if maxStalls > 0 and #ids > 0 then
-  local counts = redis.call('HMGET', KEYS[9], unpack(ids))
-  -- Does the caller still hold the suspect it took last (the lock not handled, released, expired or deleted)?
-  local held = redis.call('HGET', KEYS[11], clientKey)
-  local holds = held and redis.call('HGET', KEYS[6], held) == clientKey and redis.call('HEXISTS', KEYS[9], held) == 1
-  local kept, taken = {}, nil
-  for i, id in ipairs(ids) do
-    if not counts[i] then
-      kept[#kept + 1] = id
-    elseif not holds and not taken then
-      taken = id
-      kept[#kept + 1] = id
+local lockArgs, ownerArgs, heldArgs = {}, {}, {}
+local missing = 0
+-- The suspect rule (maxStalls): does the caller still hold the suspect it took last?
+local holds, taken, heldSuspect = false, nil, nil
+if maxStalls > 0 and limit > 0 then
+  heldSuspect = redis.call('HGET', KEYS[15], clientKey)
+  holds = heldSuspect and redis.call('HGET', KEYS[6], heldSuspect) == clientKey and redis.call('HEXISTS', KEYS[13], heldSuspect) == 1
+end
+local f, q, b = nil, nil, nil
+if limit > 0 then f, q, b = peekFront(), peekFifo(), peekBack() end
+-- `considered` counts the head positions looked at, as 0.1 looked at the first `limit` of its available set;
+-- skipped list entries (stale, placeholders) do not count, and `budget` bounds them per call.
+local considered, budget = 0, limit + 1000
+while considered < limit and budget > 0 do
+  local best = f
+  if q and (not best or q.order < best.order) then best = q end
+  if b and (not best or b.order < best.order) then best = b end
+  if not best then break end
+  budget = budget - 1
+  local id = best.id
+  local usable = true
+  if best.src == 'f' then
+    redis.call('LPOP', KEYS[4])
+    f = peekFront()
+  elseif best.src == 'q' then
+    redis.call('LPOP', KEYS[3])
+    qhead = qhead + 1
+    q = peekFifo()
+  end
+  if best.src ~= 'b' then
+    -- A list entry is the request's place unless it is a placeholder or counted stale.
+    if id == '' then
+      usable = false
+    elseif redis.call('HEXISTS', KEYS[11], id) == 1 then
+      if redis.call('HINCRBY', KEYS[11], id, -1) <= 0 then redis.call('HDEL', KEYS[11], id) end
+      usable = false
     end
   end
-  ids = kept
-  if taken then
-    redis.call('HSET', KEYS[11], clientKey, taken)
-  elseif held and not holds then
-    redis.call('HDEL', KEYS[11], clientKey)
-  end
-end
-local missing = 0
-if #ids > 0 then
-  -- One command per structure for the whole batch (not per request): this runs on every worker's poll.
-  redis.call('ZREM', KEYS[4], unpack(ids))
-  local jsons = redis.call('HMGET', KEYS[2], unpack(ids))
-  local lockArgs, ownerArgs = {}, {}
-  for i, id in ipairs(ids) do
-    local json = jsons[i]
-    if json then
-      lockArgs[#lockArgs + 1] = lockExpiresAt
-      lockArgs[#lockArgs + 1] = id
-      ownerArgs[#ownerArgs + 1] = id
-      ownerArgs[#ownerArgs + 1] = clientKey
-      out[#out + 1] = id
-      out[#out + 1] = json
-    else
-      -- Index entry without data: never hand it out; keep a trace in the dead letters.
-      redis.call('ZREM', KEYS[3], id)
+  if usable then
+    local record = redis.call('HGET', KEYS[2], id)
+    if not record then
+      -- A place without data (written by a third party): never hand it out; keep a trace in the dead letters.
+      if best.src == 'b' then redis.call('ZREM', KEYS[9], id); b = peekBack() end
       redis.call('HSET', KEYS[7], id, '')
       redis.call('HSET', KEYS[8], id, cjson.encode({ reason = 'request data missing', source = 'queue', at = now }))
       missing = missing + 1
+    else
+      considered = considered + 1
+      local skip = false
+      if maxStalls > 0 and redis.call('HEXISTS', KEYS[13], id) == 1 then
+        if holds or taken then skip = true else taken = id end
+      end
+      if skip then
+        -- Stays available at its place for other workers (a list entry moves to back at its order: it was the
+        -- lowest order left, so it ranks before every back member not yet looked at).
+        if best.src ~= 'b' then redis.call('ZADD', KEYS[9], best.order, id) end
+        backSkip = backSkip + 1
+        b = peekBack()
+      else
+        if best.src == 'b' then redis.call('ZREM', KEYS[9], id); b = peekBack() end
+        lockArgs[#lockArgs + 1] = lockExpiresAt
+        lockArgs[#lockArgs + 1] = id
+        ownerArgs[#ownerArgs + 1] = id
+        ownerArgs[#ownerArgs + 1] = clientKey
+        heldArgs[#heldArgs + 1] = id
+        heldArgs[#heldArgs + 1] = best.order
+        out[#out + 1] = id
+        out[#out + 1] = record
+      end
     end
   end
-  if #lockArgs > 0 then
-    redis.call('ZADD', KEYS[5], unpack(lockArgs))
-    redis.call('HSET', KEYS[6], unpack(ownerArgs))
-  end
+end
+if qhead ~= qhead0 then redis.call('HSET', KEYS[1], 'qhead', qhead) end
+if taken then
+  redis.call('HSET', KEYS[15], clientKey, taken)
+elseif heldSuspect and not holds then
+  redis.call('HDEL', KEYS[15], clientKey)
+end
+if #lockArgs > 0 then
+  -- One command per structure for the whole batch (not per request): this runs on every worker's poll.
+  redis.call('ZADD', KEYS[5], unpack(lockArgs))
+  redis.call('HSET', KEYS[6], unpack(ownerArgs))
+  redis.call('HSET', KEYS[10], unpack(heldArgs))
 end
 -- Such an entry may never have been counted (written by a third party without touching meta): re-derive the
--- counters from the pending set rather than decrement them (see unindex-request.lua).
+-- counters from data rather than decrement them (see includes/queue-order.lua).
 if missing > 0 then recountAfterRemoval(0) end
 
-return finishFlags(out, now, clientKey, #ids > 0, false)
+-- Skipped entries ran out the budget before the head was found: the queue is not finished, ask again.
+return finishFlags(out, now, clientKey, #lockArgs > 0, budget <= 0 and considered < limit)

@@ -4,7 +4,7 @@
   request, and one script per batch costs Redis far less than one per request). Each request is checked on its own;
   a failure reaches only its own caller, and Crawlee's RequestQueue treats it as "lost lock, skip this request".
 
-  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua)
+  KEYS[1..12] the queue's keys (see add-requests.lua): meta, data, locks, owner, held and done are used here
 
   ARGV[1] clientKey of the caller
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
@@ -25,6 +25,7 @@
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
+--- @include "queue-order"
 --- @include "request-state"
 local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
@@ -42,10 +43,7 @@ for i = 3, #ARGV, 5 do
     end
     local expiresAt = math.floor(from) + tonumber(ARGV[i + 1])
     redis.call('ZADD', KEYS[5], expiresAt + 0.5, id)
-    if ARGV[i + 2] == '1' then
-      local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-      redis.call('ZADD', KEYS[3], -seq, id)
-    end
+    if ARGV[i + 2] == '1' then redis.call('HSET', KEYS[10], id, forefrontOrder()) end
     out[#out + 1] = expiresAt
   else
     local state = requestState(id)

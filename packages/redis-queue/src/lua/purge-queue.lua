@@ -2,7 +2,7 @@
   Removes every request (pending, locked and the handled store of the queue's mode), lock and dead letter of a queue
   and resets its counters; keeps the queue's identity (id, name, createdAt) and its handledRequests mode. Explicit admin action only: Crawlee's purgeOnStart never reaches it.
 
-  KEYS[1..8] as in add-requests.lua, then the keys deleted with the requests: KEYS[9] stalls (see
+  KEYS[1..12] as in add-requests.lua, then the keys deleted with the requests: KEYS[13] stalls (see
   list-and-lock-head.lua), then optional ones (failed index, failed data, suspects, producer leases)
 
   ARGV[1] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
@@ -15,27 +15,24 @@
 --- @include "handled-store"
 local now = redisNowMs(ARGV[1])
 local total = redis.call('HLEN', KEYS[2])
--- The handled store of the queue's mode goes too: 'request' done, every 'key' index bucket (O(buckets)),
--- 'bits' blocks (re-allocated empty when the queue stays).
+-- The handled store of the queue's mode goes too: 'request' KEYS[12] done (with the keys below), every 'key' index
+-- bucket (O(buckets)), 'bits' blocks (re-allocated empty when the queue stays).
 local store = hsLoad()
 local tag = HS_TAG
 if store.mode == 'request' then
-  total = total + redis.call('HLEN', tag .. ':done')
-  redis.call('UNLINK', tag .. ':done')
+  total = total + redis.call('HLEN', KEYS[12])
 elseif store.mode == 'key' then
   total = total + store.N
   for b = 0, 2 ^ store.L + store.S - 1 do redis.call('UNLINK', tag .. ':ix:' .. string.format('%d', b)) end
 else
-  local legacy = redis.call('HLEN', KEYS[2]) - redis.call('ZCARD', KEYS[3])
-  total = total + math.max(0, tonumber(redis.call('HGET', KEYS[1], 'handled') or '0') - legacy)
+  total = total + tonumber(redis.call('HGET', KEYS[1], 'handled') or '0')
   for i = 0, store.blocks - 1 do
     redis.call('UNLINK', tag .. ':hb:' .. i)
     if ARGV[2] ~= '1' then redis.call('SETBIT', tag .. ':hb:' .. i, store.bits - 1, 0) end
   end
 end
 redis.call('UNLINK', tag .. ':failedkept')
-redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
-for i = 9, #KEYS do redis.call('UNLINK', KEYS[i]) end
+for i = 2, #KEYS do redis.call('UNLINK', KEYS[i]) end
 -- The politeness keys (derived from KEYS[1], see includes/polite.lua); the politeness mode itself stays in meta.
 politePurge()
 if ARGV[2] == '1' then
@@ -43,6 +40,6 @@ if ARGV[2] == '1' then
 else
   redis.call('HSET', KEYS[1], 'total', 0, 'pending', 0, 'handled', 0, 'modifiedAt', now)
   if store.mode == 'key' then redis.call('HSET', KEYS[1], 'hxL', 0, 'hxS', 0, 'hxN', 0) end
-  redis.call('HDEL', KEYS[1], 'firstClient', 'multipleClients')
+  redis.call('HDEL', KEYS[1], 'firstClient', 'multipleClients', 'qhead')
 end
 return total

@@ -1,7 +1,7 @@
 --[[
   Reads the counters of a request queue in one consistent step. Read-only, O(log N).
 
-  KEYS[1] meta, KEYS[5] locks, KEYS[7] dead (KEYS[2..8] as in add-requests.lua)
+  KEYS[1] meta, KEYS[5] locks, KEYS[7] dead (KEYS[1..12] as in add-requests.lua)
 
   ARGV[1] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
 

@@ -2,7 +2,7 @@
   Releases every listed lock the caller still owns (a worker shutting down), each back at its original queue order,
   so other workers take the requests at once instead of after the lock expiry. Locks owned by others are left alone.
 
-  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua)
+  KEYS[1..12] the queue's keys (see add-requests.lua)
 
   ARGV[1] clientKey of the caller
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
@@ -12,7 +12,7 @@
 
   Returns the number of locks released.
 ]]
---- @include "release-lock"
+--- @include "queue-order"
 --- @include "redis-time"
 --- @include "polite"
 local released = 0

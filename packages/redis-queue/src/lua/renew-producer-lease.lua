@@ -4,7 +4,7 @@
   still adding. A lease expires on Redis time when its producer stops renewing it (the producer died); expired
   leases are pruned here and by list-and-lock-head. O(log N) in the number of leases.
 
-  KEYS[1..8] the queue's keys (unused here), KEYS[9] leases (ZSET lease id -> expiry in ms, Redis time)
+  KEYS[1..12] the queue's keys (unused here), KEYS[13] leases (ZSET lease id -> expiry in ms, Redis time)
 
   ARGV[1] lease id (unique per producer)
   ARGV[2] lease time in ms
@@ -14,9 +14,9 @@
 ]]
 --- @include "redis-time"
 local now = redisNowMs(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[9], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[13], '-inf', now)
 local wasAlive = 0
-if redis.call('ZSCORE', KEYS[9], ARGV[1]) then wasAlive = 1 end
+if redis.call('ZSCORE', KEYS[13], ARGV[1]) then wasAlive = 1 end
 local expiresAt = now + tonumber(ARGV[2])
-redis.call('ZADD', KEYS[9], expiresAt, ARGV[1])
+redis.call('ZADD', KEYS[13], expiresAt, ARGV[1])
 return { expiresAt, wasAlive }

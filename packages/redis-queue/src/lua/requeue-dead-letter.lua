@@ -2,8 +2,8 @@
   Puts a dead-lettered queue entry back into the queue with its raw bytes (for example after a worker upgrade that
   can read it, or after the caller repaired it), at the tail of the queue.
 
-  KEYS[1..8] as in add-requests.lua, KEYS[9] stalls (see list-and-lock-head.lua): the requeued request's stall count
-  starts again from 0
+  KEYS[1..12] as in add-requests.lua, KEYS[13] stalls (see list-and-lock-head.lua): the requeued request's stall
+  count starts again from 0
 
   ARGV[1] dead-letter id (the request id for entries that came from the queue)
   ARGV[2] request id to store the entry under
@@ -15,6 +15,7 @@
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
+--- @include "queue-order"
 --- @include "request-state"
 local now = redisNowMs(ARGV[4])
 -- A polite queue keeps available requests per host, and the host key of a request is computed by its workers'
@@ -27,13 +28,11 @@ if not raw then return REQUEUE_MISSING end
 redis.call('HDEL', KEYS[7], ARGV[1])
 redis.call('HDEL', KEYS[8], ARGV[1])
 local id = ARGV[2]
-redis.call('HDEL', KEYS[9], id)
+redis.call('HDEL', KEYS[13], id)
 if requestState(id) ~= nil then return REQUEUE_ALREADY_QUEUED end
 if ARGV[3] ~= '' then raw = ARGV[3] end
-local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('HSET', KEYS[2], id, raw)
-redis.call('ZADD', KEYS[3], seq, id)
-redis.call('ZADD', KEYS[4], seq, id)
+placeNew(id, false)
 redis.call('HINCRBY', KEYS[1], 'total', 1)
 redis.call('HINCRBY', KEYS[1], 'pending', 1)
 redis.call('HSET', KEYS[1], 'modifiedAt', now)

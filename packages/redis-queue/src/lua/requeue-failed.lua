@@ -3,18 +3,19 @@
   (retryCount reset, handledAt removed). Counters move exactly: a kept failed request goes from handled to pending,
   a forgotten one (the 'forget' mode) comes back into the queue (total and pending). O(log N) per request.
 
-  KEYS[1..8] the queue's keys (see add-requests.lua), KEYS[9] failed index (ZSET id -> failedAt ms),
-  KEYS[10] failed data (HASH id -> JSON of forgotten failed requests), KEYS[11] kept failed data (see
+  KEYS[1..12] the queue's keys (see add-requests.lua), KEYS[13] failed index (ZSET id -> failedAt ms),
+  KEYS[14] failed data (HASH id -> record of forgotten failed requests), KEYS[15] kept failed data (see
   update-request.lua); a kept one leaves the handled store of the queue's mode ('bits': its bits stay, harmless)
 
   ARGV[1] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
-  then two arguments per request: request id, request JSON to store
+  then two arguments per request: request id, request record to store
 
   Returns one code per request: REQUEUE_REQUEUED, REQUEUE_MISSING (not in the failed index) or REQUEUE_ALREADY_QUEUED
   (the uniqueKey was added again since it failed; only the failed entry is removed). Values: src/lua/reply-codes.json.
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
+--- @include "queue-order"
 --- @include "request-state"
 local now = redisNowMs(ARGV[1])
 -- A polite queue keeps available requests per host, and the host key of a request is computed by its workers'
@@ -27,9 +28,9 @@ local moved = 0
 for i = 2, #ARGV, 2 do
   local id, json = ARGV[i], ARGV[i + 1]
   local code = REQUEUE_MISSING
-  if redis.call('ZREM', KEYS[9], id) == 1 then
-    local forgotten = redis.call('HDEL', KEYS[10], id) == 1
-    redis.call('HDEL', KEYS[11], id)
+  if redis.call('ZREM', KEYS[13], id) == 1 then
+    local forgotten = redis.call('HDEL', KEYS[14], id) == 1
+    redis.call('HDEL', KEYS[15], id)
     local state = requestState(id)
     if state == 'pending' or (forgotten and state ~= nil) then
       -- Pending again, or forgotten and added again since: the queue already has it.
@@ -38,10 +39,8 @@ for i = 2, #ARGV, 2 do
       code = REQUEUE_MISSING -- kept, but deleted since
     else
       if state == 'handled' then unmarkHandled(id) end
-      local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
       redis.call('HSET', KEYS[2], id, json)
-      redis.call('ZADD', KEYS[3], seq, id)
-      redis.call('ZADD', KEYS[4], seq, id)
+      placeNew(id, false)
       redis.call('HINCRBY', KEYS[1], 'pending', 1)
       if forgotten then
         redis.call('HINCRBY', KEYS[1], 'total', 1)

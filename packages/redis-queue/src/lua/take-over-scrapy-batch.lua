@@ -15,20 +15,21 @@
     'none'  the source is on another Cluster slot: the caller removes the entries after this script (crash-safe
             two-step: re-running a batch finds its requests present and only removes them from the source).
 
-  KEYS[1..8] the queue's keys (see add-requests.lua)
-  KEYS[9]    the Scrapy frontier key (absent with source step 'none')
+  KEYS[1..12] the queue's keys (see add-requests.lua)
+  KEYS[13]    the Scrapy frontier key (absent with source step 'none')
 
   ARGV[1] source step: 'zset' | 'fifo' | 'lifo' | 'none'
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   ARGV[3..] quadruples in Scrapy's pop order: raw entry bytes, kind ('r' request | 'd' dead letter), request id
             (for 'd' the dead-letter id, `takeover-<digest of the raw bytes>`, so a re-run rewrites the same letter),
-            request JSON (for 'r') or reason (for 'd')
+            request record (for 'r') or reason (for 'd')
 
   Returns TAKEOVER_SOURCE_CHANGED (lists only; nothing done, the caller re-reads), else one code per entry:
   ADD_ADDED, ADD_PRESENT, ADD_HANDLED, ADD_DEAD_LETTERED, TAKEOVER_GONE (src/lua/reply-codes.json).
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
+--- @include "queue-order"
 --- @include "request-state"
 local now = redisNowMs(ARGV[2])
 -- A polite queue keeps available requests per host, and the host key of a request is computed by its workers'
@@ -38,7 +39,7 @@ if redis.call('HEXISTS', KEYS[1], 'politeMinDelayMs') == 1 then
 end
 local step = ARGV[1]
 local n = (#ARGV - 2) / 4
-local source = KEYS[9]
+local source = KEYS[13]
 
 if step == 'fifo' or step == 'lifo' then
   for i = 1, n do
@@ -51,8 +52,8 @@ if step == 'fifo' or step == 'lifo' then
   end
 end
 
-local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
-local firstSeq = seq
+-- A queue this script creates is format 2; a 0.1 queue (meta without format) keeps waiting for its migration.
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 local res = {}
 local added = 0
 for i = 1, n do
@@ -68,16 +69,13 @@ for i = 1, n do
     if isPending(id) then res[i] = ADD_PRESENT else res[i] = ADD_HANDLED end
   else
     redis.call('HSET', KEYS[2], id, json)
-    seq = seq + 1
-    redis.call('ZADD', KEYS[3], seq, id)
-    redis.call('ZADD', KEYS[4], seq, id)
+    placeNew(id, false)
     added = added + 1
     res[i] = ADD_ADDED
   end
 end
 
 redis.call('HSETNX', KEYS[1], 'createdAt', now)
-if seq ~= firstSeq then redis.call('HSET', KEYS[1], 'seq', seq) end
 if added > 0 then
   redis.call('HINCRBY', KEYS[1], 'total', added)
   redis.call('HINCRBY', KEYS[1], 'pending', added)

@@ -8,14 +8,13 @@
     caller's lock. When another client holds the lock now, only the data is stored and that lock stays.
   - unknown id: the request is inserted (as Crawlee's MemoryStorage does).
   - failed (marked handled from Crawlee's error handler after its last retry): also recorded in the failed index
-    (KEYS[9], ZADD: O(log N)), in the same step as the handled mark. With the 'forget' mode the request's data moves
-    to the failed data hash (KEYS[10]) and leaves the queue (total and pending move, handled does not), so a later
+    (KEYS[13], ZADD: O(log N)), in the same step as the handled mark. With the 'forget' mode the request's data moves
+    to the failed data hash (KEYS[14]) and leaves the queue (total and pending move, handled does not), so a later
     add of the same uniqueKey is accepted; the failed index still lists it for requeueFailed.
 
-  KEYS[1] meta, KEYS[2] data, KEYS[3] pending, KEYS[4] avail, KEYS[5] locks, KEYS[6] owner (see add-requests.lua)
-  KEYS[7], KEYS[8] unused here (dead, deadinfo: the queue's eight keys come first)
-  KEYS[9] failed index (ZSET id -> failedAt ms, Redis time), KEYS[10] failed data (HASH id -> JSON, 'forget' mode),
-  KEYS[11] kept failed data (HASH id -> JSON of a failed request kept as handled, in the 'key' and 'bits' modes,
+  KEYS[1..12] the queue's keys (see add-requests.lua)
+  KEYS[13] failed index (ZSET id -> failedAt ms, Redis time), KEYS[14] failed data (HASH id -> record, 'forget' mode)
+  KEYS[15] kept failed data (HASH id -> record of a failed request kept as handled, in the 'key' and 'bits' modes,
   which keep no request of their own)
 
   ARGV[1] clientKey of the caller
@@ -23,7 +22,7 @@
   ARGV[3] failed-request mode: 'keep' (stays handled, so seen) or 'forget' (leaves the queue)
   then four arguments per request:
     id
-    request JSON
+    request record (format 2)
     handled: '1' when the request has handledAt, '2' when it has handledAt and failed for good
     forefront: '1' puts a reclaimed request at the head of the queue
 
@@ -34,110 +33,109 @@
   Error ERR_POLITENESS when a polite call meets a queue created without politeness (nothing written).
 ]]
 --- @include "redis-time"
---- @include "release-lock"
 --- @include "reply-codes"
+--- @include "queue-order"
 --- @include "request-state"
 --- @include "polite"
 --- @include "polite-update"
 local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
+-- A queue this script creates is format 2; a 0.1 queue (meta without format) keeps waiting for its migration.
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 local forgetFailed = ARGV[3] == 'forget'
 local out = {}
 -- Pending -> handled moves of this batch, added to the counters once at the end.
 local handledNow = 0
 
--- Records a request that failed for good; in 'forget' mode moves its data out of the queue.
--- Returns true when the request left the queue (the caller moves total instead of handled).
-local function recordFailed(id, json)
-  redis.call('ZADD', KEYS[9], now, id)
+-- Records a request that failed for good; in 'forget' mode keeps its record in the failed data instead of the
+-- handled store. Returns true when the request left the queue (the caller moves total instead of handled).
+local function recordFailed(id, record)
+  redis.call('ZADD', KEYS[13], now, id)
   if not forgetFailed then
-    -- Kept: handled, and its JSON stays readable for failed() / requeueFailed ('request' mode keeps it in done).
-    if handledMode() ~= 'request' then redis.call('HSET', KEYS[11], id, json) end
+    -- Kept: handled, and its record stays readable for failed() / requeueFailed ('request' mode keeps it in done).
+    if handledMode() ~= 'request' then redis.call('HSET', KEYS[15], id, record) end
     return false
   end
-  redis.call('HSET', KEYS[10], id, json)
+  redis.call('HSET', KEYS[14], id, record)
   return true
 end
 
-local function newOrder(forefront)
-  local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-  if forefront then return -seq end
-  return seq
+-- Request `id` (just stored in data) becomes available: its host's queue on a polite call, else the lists.
+local function makeAvailable(id, forefront, k)
+  if not politeAvailable(id, politeOrder(forefront), k) then placeNew(id, forefront) end
 end
 
 local politeErr = politeUpdateBegin()
 if politeErr then return politeErr end
 for i = 4, politeUpdateLastArg(), 4 do
-  local id, json, handled, forefront = ARGV[i], ARGV[i + 1], ARGV[i + 2] ~= '0', ARGV[i + 3] == '1'
+  local id, record, handled, forefront = ARGV[i], ARGV[i + 1], ARGV[i + 2] ~= '0', ARGV[i + 3] == '1'
   local k = (i - 4) / 4 + 1
   local failed = ARGV[i + 2] == '2'
   local state = requestState(id)
   if state == nil then
-    -- Unknown: inserted, as Crawlee's MemoryStorage does.
+    -- Unknown: inserted (as Crawlee's MemoryStorage does).
     if handled then
-      if not (failed and recordFailed(id, json)) then
-        markHandled(id, json)
+      if not (failed and recordFailed(id, record)) then
+        markHandled(id, record)
         redis.call('HINCRBY', KEYS[1], 'total', 1)
         redis.call('HINCRBY', KEYS[1], 'handled', 1)
       end
     else
-      redis.call('HSET', KEYS[2], id, json)
+      redis.call('HSET', KEYS[2], id, record)
+      makeAvailable(id, forefront, k)
       redis.call('HINCRBY', KEYS[1], 'total', 1)
-      local order = newOrder(forefront)
-      redis.call('ZADD', KEYS[3], order, id)
-      if not politeAvailable(id, order, k) then redis.call('ZADD', KEYS[4], order, id) end
       redis.call('HINCRBY', KEYS[1], 'pending', 1)
     end
     out[#out + 1] = 0
     out[#out + 1] = 0
-  elseif handled then
-    if state == 'pending' then
-      redis.call('ZREM', KEYS[3], id)
-      -- A pending request is either locked (with an owner entry) or available, never both.
-      if redis.call('ZREM', KEYS[5], id) == 1 then
-        redis.call('HDEL', KEYS[6], id)
-        politeLockEnded(id, now)
-      elseif not politeUnavailable(id, k) then
-        redis.call('ZREM', KEYS[4], id)
-      end
-      -- Handled requests leave data for the handled store of the queue's mode.
-      redis.call('HDEL', KEYS[2], id)
-      if failed and recordFailed(id, json) then
-        redis.call('HINCRBY', KEYS[1], 'pending', -1)
-        redis.call('HINCRBY', KEYS[1], 'total', -1)
-      else
-        markHandled(id, json)
-        handledNow = handledNow + 1
-      end
-      out[#out + 1] = 1
-      out[#out + 1] = 0
+  elseif handled and state == 'pending' then
+    -- Pending until now: out of its place (its lock, back, its list entry, or its host's queue) and out of data.
+    if unplace(id) then politeLockEnded(id, now) else politeUnavailable(id, k) end
+    redis.call('HDEL', KEYS[2], id)
+    if failed and recordFailed(id, record) then
+      redis.call('HINCRBY', KEYS[1], 'pending', -1)
+      redis.call('HINCRBY', KEYS[1], 'total', -1)
     else
-      out[#out + 1] = 1
-      out[#out + 1] = 1
-    end
-  elseif state == 'pending' then
-    redis.call('HSET', KEYS[2], id, json)
-    local owner = redis.call('HGET', KEYS[6], id)
-    if not owner or owner == clientKey then
-      if forefront then redis.call('ZADD', KEYS[3], newOrder(true), id) end
-      if not politeReclaim(id, now, k, owner) then releaseLock(id) end
+      -- The handled branch: where a handled request goes (includes/handled-store.lua).
+      markHandled(id, record)
+      handledNow = handledNow + 1
     end
     out[#out + 1] = 1
     out[#out + 1] = 0
-  else
+  elseif handled then
+    -- Handled again: the new state is stored ('request' mode), nothing moves.
+    markHandled(id, record)
+    out[#out + 1] = 1
+    out[#out + 1] = 1
+  elseif state == 'handled' then
     -- Re-opened: pending again at the tail (or head with forefront), and no longer failed. In 'bits' mode its bits
     -- stay set (they are shared); harmless, every check reads data first.
-    redis.call('ZREM', KEYS[9], id)
-    redis.call('HDEL', KEYS[11], id)
-    if state == 'handled' then unmarkHandled(id) end
-    redis.call('HSET', KEYS[2], id, json)
-    local order = newOrder(forefront)
-    redis.call('ZADD', KEYS[3], order, id)
-    if not politeAvailable(id, order, k) then redis.call('ZADD', KEYS[4], order, id) end
+    unmarkHandled(id)
+    redis.call('ZREM', KEYS[13], id)
+    redis.call('HDEL', KEYS[15], id)
+    redis.call('HSET', KEYS[2], id, record)
+    makeAvailable(id, forefront, k)
     redis.call('HINCRBY', KEYS[1], 'pending', 1)
     redis.call('HINCRBY', KEYS[1], 'handled', -1)
     out[#out + 1] = 1
     out[#out + 1] = 1
+  else
+    -- A reclaim: the new state is stored; the caller's lock (or no lock) ends, back at its place or at the head.
+    redis.call('HSET', KEYS[2], id, record)
+    local owner = redis.call('HGET', KEYS[6], id)
+    if (owner == clientKey or not owner) and politeReclaim(id, now, k, owner, forefront) then
+      -- Polite: back to its host's queue (after its retry delay), see includes/polite-update.lua.
+    elseif owner == clientKey then
+      local order = nil
+      if forefront then order = forefrontOrder() end
+      releaseLock(id, order)
+    elseif not owner and forefront then
+      -- Available (or a lock that lost its owner entry): moved to the head.
+      unplace(id)
+      redis.call('ZADD', KEYS[9], forefrontOrder(), id)
+    end
+    out[#out + 1] = 1
+    out[#out + 1] = 0
   end
 end
 

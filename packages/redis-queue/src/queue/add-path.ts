@@ -78,7 +78,7 @@ export class AddPath {
       const chunk = encoded.slice(start, start + this.batchSize);
       const { planJson, keys, dedupCounter } = this.filter.argsFor(chunk);
       const args: ScriptArg[] = [forefront ? '1' : '0', this.scripts.offset(), planJson, FEED_STEP_NONE];
-      for (const r of chunk) args.push(r.id, r.json, r.handled ? '1' : '0');
+      for (const r of chunk) args.push(r.id, r.record, r.handled ? '1' : '0');
       const politeArg = politeArgs[start / this.batchSize];
       if (politeArg !== undefined) args.push(politeArg);
       const codes = ((await this.scripts.run('addRequests', args, { extraKeys: keys })) as unknown[]).map(Number);
@@ -122,7 +122,7 @@ export class AddPath {
     const args: ScriptArg[] = ['0', this.scripts.offset(), planJson, feedStepArg(step)];
     const politeArg = this.politeness?.addArg(entries.map((e) => ('request' in e ? e.request.url : undefined)));
     for (const entry of entries) {
-      if ('request' in entry) args.push(entry.raw, 'r', entry.request.id, entry.request.json);
+      if ('request' in entry) args.push(entry.raw, 'r', entry.request.id, entry.request.record);
       else args.push(entry.raw, 'd', '', entry.reason);
     }
     if (politeArg !== undefined) args.push(politeArg);

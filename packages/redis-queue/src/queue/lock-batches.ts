@@ -83,7 +83,7 @@ export class LockBatches {
     const scripts = this.scripts();
     const args: ScriptArg[] = [this.clientKey, scripts.offset(), this.failedRequests];
     for (const { encoded, forefront, failed } of items) {
-      args.push(encoded.id, encoded.json, !encoded.handled ? '0' : failed ? '2' : '1', forefront ? '1' : '0');
+      args.push(encoded.id, encoded.record, !encoded.handled ? '0' : failed ? '2' : '1', forefront ? '1' : '0');
     }
     const politeArg = QueuePoliteness.updateArg(items.map((item) => item.polite));
     if (politeArg !== undefined) args.push(politeArg);

@@ -10,14 +10,14 @@ const DURABLE_SCRIPTS: ReadonlySet<ScriptName> = new Set(['addRequests', 'update
 
 /** Options of one {@link QueueScripts.run} call. */
 export interface ScriptCallOptions {
-  /** Keys after the queue's eight (enqueue filter plan keys, a feed list). */
+  /** Keys after the queue's twelve (enqueue filter plan keys, a feed list). */
   extraKeys?: readonly string[];
   /** Bulk replies as Buffers (replies that carry stored bytes). */
   buffers?: boolean;
 }
 
 /**
- * The scripts of one request queue: every call carries the queue's keys (KEYS[1..8]) and the clock offset, runs
+ * The scripts of one request queue: every call carries the queue's keys (KEYS[1..12]) and the clock offset, runs
  * through the connection policy, and maps script error replies to typed errors (`mapScriptError`). The queue core,
  * the start-URL feed and the admin all call scripts through this class.
  */

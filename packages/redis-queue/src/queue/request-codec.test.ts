@@ -12,12 +12,13 @@ describe('request codec', () => {
     }
   });
 
-  it('encodes a Crawlee Request as MemoryStorage does, keeping userData.__crawlee', () => {
+  it('encodes a Crawlee Request as a format-2 record, keeping userData.__crawlee', () => {
     const request = new Request({ url: 'https://example.com/a', userData: { x: 1 } });
     request.crawlDepth = 2;
     const encoded = encodeRequest(request);
-    const json = JSON.parse(encoded.json) as Record<string, unknown>;
-    expect(json).toMatchObject({ id: requestIdOf('https://example.com/a'), url: 'https://example.com/a', userData: { x: 1, __crawlee: { crawlDepth: 2 } } });
+    expect(encoded.record).toBe('Sexample.com/a\n{"x":1,"__crawlee":{"crawlDepth":2}}');
+    const decoded = decodeRequest(encoded.record, encoded.id);
+    expect(decoded.ok && decoded.request).toMatchObject({ id: requestIdOf('https://example.com/a'), url: 'https://example.com/a', userData: { x: 1, __crawlee: { crawlDepth: 2 } } });
     expect(encoded.handled).toBe(false);
   });
 

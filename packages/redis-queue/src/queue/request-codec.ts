@@ -1,6 +1,7 @@
 import { getRequestId } from 'crawlee';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import type { RequestQueueHeadItem } from '../crawlee-types.js';
+import { encodeRecord, parseStoredRecord } from './record-format.js';
 import { requestProblem } from './request-rules.js';
 
 /** Crawlee's request id of a uniqueKey: sha256, base64 without `+/=`, first 15 characters (Crawlee's own
@@ -16,7 +17,8 @@ export interface EncodedRequest {
   uniqueKey: string;
   url: string;
   method?: string;
-  json: string;
+  /** The stored record, format 2 (`record-format.ts`): only the fields that differ from Crawlee's defaults. */
+  record: string;
   handled: boolean;
 }
 
@@ -31,12 +33,13 @@ function rejectUnserializable(key: string, value: unknown): unknown {
 }
 
 /**
- * Validates a request and serializes it as Crawlee's MemoryStorage does (`JSON.stringify({ ...request, id })`).
+ * Validates a request and encodes it as a format-2 record (`record-format.ts`): what `JSON.stringify` of the
+ * request would hold (as Crawlee's MemoryStorage stores it), minus the id and every field at Crawlee's default.
  *
  * @param request - a Crawlee `Request` or request schema
  * @param knownIds - ids already checked against their uniqueKeys (id to uniqueKey; e.g. the requests this client
  *   locked): a request whose id and uniqueKey match an entry skips the sha256 of the uniqueKey
- * @returns the id, JSON and handled state
+ * @returns the id, record and handled state
  * @throws {@link InvalidRequestError} for a missing/invalid url or uniqueKey, an id that does not match the
  *   uniqueKey, a field that breaks Crawlee's `Request` rules (see `request-rules.ts`: e.g. a non-numeric
  *   `retryCount`, `userData` or `headers` that are not objects, a method that is not a string), or a value JSON
@@ -61,9 +64,12 @@ export function encodeRequest(
   }
   const problem = requestProblem(request);
   if (problem) throw new InvalidRequestError(`request ${url} is not a valid Crawlee request: ${problem}; fix that field before adding it`);
-  let json: string;
+  let record: string;
   try {
-    json = JSON.stringify({ ...request, id }, rejectUnserializable);
+    // Through JSON first: the record holds exactly what JSON would (toJSON applied, Dates as strings, undefined
+    // dropped), and a value JSON cannot hold is refused with the field's name.
+    const plain = JSON.parse(JSON.stringify({ ...request, id }, rejectUnserializable)) as Record<string, unknown>;
+    record = encodeRecord(plain);
   } catch (error) {
     if (error instanceof InvalidRequestError) throw error;
     throw new InvalidRequestError(`request ${url} cannot be stored as JSON: ${(error as Error).message}`, { cause: error });
@@ -73,7 +79,7 @@ export function encodeRequest(
     uniqueKey,
     url,
     method: typeof request.method === 'string' ? request.method : undefined,
-    json,
+    record,
     handled: request.handledAt !== undefined && request.handledAt !== null,
   };
 }
@@ -86,7 +92,7 @@ export type DecodedRequest =
   | { ok: false; reason: string };
 
 /**
- * Parses stored request JSON and checks it with the rules of Crawlee's `Request` (`request-rules.ts`), at the moment
+ * Parses a stored request (a format-2 record, or 0.1's JSON, read for ever) and checks it with the rules of Crawlee's `Request` (`request-rules.ts`), at the moment
  * the entry leaves Redis. Null top-level fields are dropped (as MemoryStorage does: `new Request()` rejects them).
  *
  * @param raw - the stored bytes (a Buffer keeps bytes that are not UTF-8 detectable)
@@ -101,16 +107,9 @@ export function decodeRequest(raw: string | Buffer, id: string): DecodedRequest 
   } catch {
     return { ok: false, reason: 'unknown format: bytes are not UTF-8 (e.g. a pickle)' };
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, reason: `unreadable JSON: ${(error as Error).message}` };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, reason: 'unknown format: not a JSON object' };
-  }
-  const request = value as Record<string, unknown>;
+  const parsed = parseStoredRecord(text);
+  if (!parsed.ok) return parsed;
+  const request = parsed.fields;
   if (typeof request.url !== 'string' || typeof request.uniqueKey !== 'string') {
     return { ok: false, reason: 'unknown format: no url or uniqueKey' };
   }

@@ -69,7 +69,7 @@ describe('request rules (what Crawlee’s Request accepts)', () => {
     request.handledAt = new Date().toISOString();
     request.noRetry = true;
     const encoded = encodeRequest(request);
-    const decoded = decodeRequest(encoded.json, encoded.id);
+    const decoded = decodeRequest(encoded.record, encoded.id);
     expect(decoded.ok).toBe(true);
     if (decoded.ok) expect(() => new Request(decoded.request as unknown as ConstructorParameters<typeof Request>[0])).not.toThrow();
   });

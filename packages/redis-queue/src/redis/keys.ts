@@ -5,25 +5,26 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 export interface QueueKeys {
   /** The hash tag, braces included: `{crawlee:rq:my-crawl}`. */
   readonly tag: string;
-  /** HASH: id, name, createdAt, modifiedAt, counters (total, pending, handled), order sequence. */
+  /** HASH: id, name, createdAt, modifiedAt, counters (total, pending, handled), `format` (2; absent on a 0.1 queue),
+   * order counters (`fseq`: forefront sequence, `qhead`: absolute position of the FIFO list's head). */
   readonly meta: string;
-  /** HASH: request id → request JSON of an unhandled request (available or locked); handled requests leave it for
-   * the handled store of the queue's `handledRequests` mode (`src/lua/includes/handled-store.lua`). */
+  /** HASH: request id → format-2 record (`queue/record-format.ts`) of every unhandled request (available or
+   * locked), so "present" is HEXISTS data. A handled request leaves it for {@link QueueKeys.done}. */
   readonly data: string;
-  /** HASH: request id → JSON with `handledAt`: the handled store of the `'request'` mode. */
-  readonly done: string;
+  /** LIST: ids of FIFO requests, oldest first; the entry at absolute position p has queue order p + 1. An entry of
+   * an id counted in {@link QueueKeys.stale} is skipped; an empty entry is a placeholder that only holds a
+   * position. */
+  readonly fifo: string;
+  /** LIST: `"<seq> <id>"` of forefront requests, newest first; queue order -seq. */
+  readonly front: string;
   /** Prefix of the `'key'` mode's index buckets: `<ixPrefix><b>` is a HASH id → '' (linear hashing; bucket count
    * 2^hxL + hxS in meta). */
   readonly ixPrefix: string;
   /** Prefix of the `'bits'` mode's Bloom blocks: `<hbPrefix><i>` is a STRING of hbBits bits (hbBlocks in meta). */
   readonly hbPrefix: string;
-  /** HASH: request id → JSON of a failed request kept as handled in the `'key'` / `'bits'` modes (which keep no
+  /** HASH: request id → record of a failed request kept as handled in the `'key'` / `'bits'` modes (which keep no
    * request of their own), for `failed()` / `requeueFailed`. */
   readonly failedKept: string;
-  /** ZSET: request id → queue order, every unhandled request (available or locked). */
-  readonly pending: string;
-  /** ZSET: request id → queue order, unhandled and not locked. */
-  readonly avail: string;
   /** ZSET: request id → lock expiry in ms (Redis time). */
   readonly locks: string;
   /** HASH: request id → clientKey of the lock owner. */
@@ -32,22 +33,39 @@ export interface QueueKeys {
   readonly dead: string;
   /** HASH: dead-letter id → JSON `{ reason, source, at, stalls? }`. */
   readonly deadInfo: string;
-  /** ZSET: request id → when it failed for good (ms, Redis time): the failed index. Passed after the eight. */
+  /** ZSET: request id → when it failed for good (ms, Redis time): the failed index. Passed after the twelve. */
   readonly failed: string;
   /** HASH: request id → JSON of a failed request that left the queue (`failedRequests: 'forget'`). */
   readonly failedData: string;
   /** ZSET: producer lease id → lease expiry in ms (Redis time); a live lease keeps the queue open. */
   readonly leases: string;
   /** HASH: request id → lock expiries counted while it was being processed (the `maxStalls` option); passed after
-   * the eight as KEYS[9] to the scripts that count, reset or drop them. */
+   * the twelve as KEYS[13] to the scripts that count, reset or drop them. */
   readonly stalls: string;
   /** HASH: lock owner (clientKey) → id of the request with a stall counted that it holds locked; one per owner at
-   * a time, so a killer and its old neighbours are never started together again (`maxStalls`). KEYS[11] of
+   * a time, so a killer and its old neighbours are never started together again (`maxStalls`). KEYS[15] of
    * list-and-lock-head.lua; an entry counts only while that owner still holds that lock. */
   readonly suspects: string;
   /** STRING with a TTL: the write each `WAIT` of the `durability` option follows (never read). */
   readonly waitProbe: string;
-  /** The eight keys in the order every queue script expects (KEYS[1..8]). */
+  /** ZSET: request id → queue order, for available requests that are in neither list: returned (lock expired,
+   * released, reclaimed) or moved to the head while available. Bounded by returned requests, not by the queue. */
+  readonly back: string;
+  /** HASH: request id → queue order of a locked request, so it returns at its original place (contract 4). */
+  readonly held: string;
+  /** HASH: request id → number of list entries of that id that are no longer its place (it was deleted, handled,
+   * dead-lettered or moved while available); while counted, its place is `back` or `held`, never a list. */
+  readonly stale: string;
+  /** HASH: request id → record of a handled request (its `handledAt` set): the handled store of the
+   * `'request'` mode (`src/lua/includes/handled-store.lua`). */
+  readonly done: string;
+  /** 0.1's ZSETs (request id → order: every unhandled request, and the available ones): read only by the
+   * migration of a 0.1 queue (`queue/migrate-legacy.ts`), which empties them. */
+  readonly legacyPending: string;
+  readonly legacyAvail: string;
+  /** STRING: the migration lock (owner token, with an expiry). */
+  readonly migrationLock: string;
+  /** The twelve keys in the order every queue script expects (KEYS[1..12]). */
   readonly all: readonly string[];
 }
 
@@ -114,12 +132,11 @@ export function queueKeys(keyPrefix: string, queueId: string): QueueKeys {
     tag,
     meta: k('meta'),
     data: k('data'),
-    done: k('done'),
+    fifo: k('fifo'),
+    front: k('front'),
     ixPrefix: k('ix:'),
     hbPrefix: k('hb:'),
     failedKept: k('failedkept'),
-    pending: k('pending'),
-    avail: k('avail'),
     locks: k('locks'),
     owner: k('owner'),
     dead: k('dead'),
@@ -130,8 +147,16 @@ export function queueKeys(keyPrefix: string, queueId: string): QueueKeys {
     stalls: k('stalls'),
     suspects: k('suspects'),
     waitProbe: k('wait-probe'),
+    back: k('back'),
+    held: k('held'),
+    stale: k('stale'),
+    done: k('done'),
+    legacyPending: k('pending'),
+    legacyAvail: k('avail'),
+    migrationLock: k('migrating'),
   };
-  return { ...keys, all: [keys.meta, keys.data, keys.pending, keys.avail, keys.locks, keys.owner, keys.dead, keys.deadInfo] };
+  const all = [keys.meta, keys.data, keys.fifo, keys.front, keys.locks, keys.owner, keys.dead, keys.deadInfo, keys.back, keys.held, keys.stale, keys.done];
+  return { ...keys, all };
 }
 
 /** SET of the ids of every queue under `keyPrefix` (for `requestQueues().list()`; never read on a hot path).

@@ -23,7 +23,7 @@ export const MEMORY_SAMPLE_BUCKETS = 16;
  */
 export async function readQueueMemory(redis: RedisConnection, keys: QueueKeys): Promise<QueueMemory> {
   const stats = workerStatsKeys(keys);
-  const fixed = [...keys.all, keys.done, keys.failed, keys.failedData, keys.failedKept, keys.stalls, stats.workers, stats.crawl];
+  const fixed = [...keys.all, keys.failed, keys.failedData, keys.failedKept, keys.stalls, stats.workers, stats.crawl];
   const usage = (key: string) => redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '5') as Promise<number | null>;
   const [meta, sizes] = await Promise.all([redis.hmget(keys.meta, 'hmode', 'hxL', 'hxS', 'hbBlocks'), Promise.all(fixed.map(usage))]);
   const byKey: Record<string, number> = {};

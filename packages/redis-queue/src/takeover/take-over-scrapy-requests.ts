@@ -35,7 +35,7 @@ function entryArgs(raw: Buffer, options: ReturnType<typeof checkTakeoverOptions>
     const request = toCrawleeRequest(readScrapyRequest(raw, options.serializer));
     request.uniqueKey = takeoverUniqueKey(request, raw, options.uniqueKey);
     const encoded = encodeRequest(request);
-    return [raw, 'r', encoded.id, encoded.json];
+    return [raw, 'r', encoded.id, encoded.record];
   } catch (error) {
     return [raw, 'd', deadLetterId(raw), `scrapy-redis ${options.serializer} entry unreadable: ${(error as Error).message}`];
   }

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseScrapyRedisItem } from '../../src/feed/scrapy-redis-item.js';
+import { storedFields } from '../../src/queue/record-format.js';
 
 const PYTHON = process.env['SCRAPY_PYTHON'] ?? '/usr/bin/python3';
 
@@ -130,7 +131,7 @@ describe('scrapy-redis feed items: parseScrapyRedisItem = the real make_request_
       }
       expect(got.kind, `${label}: ${got.kind === 'd' ? got.reason : ''}`).toBe('r');
       if (got.kind !== 'r') return;
-      const request = JSON.parse(got.request.json) as { url: string; method: string; payload?: string; headers?: Record<string, string>; userData?: Record<string, unknown> };
+      const request = storedFields(got.request.record) as { url: string; method: string; payload?: string; headers?: Record<string, string>; userData?: Record<string, unknown> };
       expect(request.url, label).toBe(want.url);
       expect(request.method, label).toBe(want.method);
       expect(Buffer.from(request.payload ?? '', 'utf8').toString('base64'), label).toBe(want.body);
@@ -148,6 +149,6 @@ describe('scrapy-redis feed items: parseScrapyRedisItem = the real make_request_
   it('reads a JSON string as a URL (an extension: scrapy-redis raises on it)', () => {
     expect(runScrapyRedis(['"https://x.example/a"'])[0]!.error).toMatch(/AttributeError/);
     const got = parseScrapyRedisItem(Buffer.from('"https://x.example/a"'), false);
-    expect(got.kind === 'r' && (JSON.parse(got.request.json) as { url: string }).url).toBe('https://x.example/a');
+    expect(got.kind === 'r' && (storedFields(got.request.record) as { url: string }).url).toBe('https://x.example/a');
   });
 });

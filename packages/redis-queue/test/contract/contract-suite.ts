@@ -348,7 +348,8 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       const stored = await handledStoreCount(w.redis, keys, handledRequests);
       if (handledRequests === 'bits') expect(stored).toBeGreaterThan(149);
       else expect(stored).toBe(150);
-      expect(await w.redis.zcard(keys.pending)).toBe(0);
+      expect(await w.redis.zcard(keys.back)).toBe(0);
+      expect(await w.redis.hlen(keys.held)).toBe(0);
       expect(await w.redis.zcard(keys.locks)).toBe(0);
       expect(await w.admin().stats()).toEqual({ total: 150, pending: 0, locked: 0, handled: 150, deadLetters: 0 });
     });
@@ -359,9 +360,8 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       await c.batchAddRequests(Array.from({ length: 300 }, (_, i) => req(i, { handledAt: new Date().toISOString() })));
       await c.batchAddRequests([req('p1'), req('p2')]);
       const keys = keysOf(w);
-      expect(await w.redis.zcard(keys.pending)).toBe(2);
-      expect(await w.redis.zcard(keys.avail)).toBe(2);
       expect(await w.redis.hlen(keys.data)).toBe(2);
+      expect(await w.redis.llen(keys.fifo)).toBe(2);
       expect(names((await c.listAndLockHead({ limit: 25, lockSecs: 60 })).items)).toEqual(['p1', 'p2']);
       const forbidden = /'(KEYS|SCAN|HSCAN|SSCAN|ZSCAN|HGETALL|HKEYS|HVALS|SMEMBERS|LRANGE)'|ZRANGE[^\n]*-1\)/;
       // The scripts as they run on Redis: every include pulled in.
@@ -401,10 +401,9 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       const pickle = Buffer.from([0x80, 0x05, 0x95, 0x1a, 0x00, 0x00, 0x00, 0xff, 0xfe, 0x7d, 0x94]); // scrapy-redis entry
       const poison: Record<string, string | Buffer> = { p1: '{"url":"https://exa', p2: '{"v":99,"payload":"x"}', p3: '', p4: pickle };
       for (const [id, raw] of Object.entries(poison)) {
-        // Written the way another program (or a bug) would: data plus order entries, counters untouched by us.
+        // Written the way another program (or a bug) would: data plus a FIFO entry, counters untouched by us.
         await w.redis.hset(keys.data, id, raw);
-        await w.redis.zadd(keys.pending, 100 + Number(id.slice(1)), id);
-        await w.redis.zadd(keys.avail, 100 + Number(id.slice(1)), id);
+        await w.redis.rpush(keys.fifo, id);
         await w.redis.hincrby(keys.meta, 'pending', 1);
         await w.redis.hincrby(keys.meta, 'total', 1);
       }
@@ -421,7 +420,8 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       expect(letters.find((l) => l.id === 'p4')!.reason).toMatch(/not UTF-8/);
       expect(await w.admin().stats()).toMatchObject({ total: 2, pending: 2, locked: 2, deadLetters: 4 });
       // Nothing is left locked or available for the poison: no worker can loop on it.
-      expect(await w.redis.zcard(keys.pending)).toBe(2);
+      expect(await w.redis.hlen(keys.data)).toBe(2);
+      expect(await w.redis.llen(keys.fifo)).toBe(0);
     });
 
     full('11. getRequest of an unreadable entry returns undefined and dead-letters it', async () => {

@@ -50,11 +50,9 @@ describe('RedisQueueAdmin', () => {
     const c = await world.client('a');
     const keys = queueKeys(world.keyPrefix, world.name);
     await world.redis.hset(keys.data, 'raw1', '{"v":99}');
-    await world.redis.zadd(keys.pending, 1, 'raw1');
-    await world.redis.zadd(keys.avail, 1, 'raw1');
+    await world.redis.rpush(keys.fifo, 'raw1');
     await world.redis.hset(keys.data, 'raw2', '{"url":"https://example.com/trunc');
-    await world.redis.zadd(keys.pending, 2, 'raw2');
-    await world.redis.zadd(keys.avail, 2, 'raw2');
+    await world.redis.rpush(keys.fifo, 'raw2');
     await world.redis.hincrby(keys.meta, 'total', 2); // as if added through the queue, then corrupted
     await world.redis.hincrby(keys.meta, 'pending', 2);
     expect((await c.listAndLockHead({ limit: 5, lockSecs: 30 })).items).toEqual([]);

@@ -41,13 +41,11 @@ afterEach(async () => {
 
 /** Appends one raw entry at the tail of the queue, with the counters a real add would move. */
 const WRITE_RAW_ENTRY = `
-local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('ZADD', KEYS[3], seq, ARGV[1])
-redis.call('ZADD', KEYS[4], seq, ARGV[1])
+local n = redis.call('RPUSH', KEYS[3], ARGV[1])
 redis.call('HINCRBY', KEYS[1], 'total', 1)
 redis.call('HINCRBY', KEYS[1], 'pending', 1)
-return seq`;
+return n`;
 
 const brokenEntries = (): Record<string, Record<string, unknown>> => {
   const at = (n: string) => ({ url: `${site}/bad/${n}`, uniqueKey: `${site}/bad/${n}` });
@@ -140,7 +138,7 @@ const ALL_PAGES = Array.from({ length: 40 }, (_, i) => `/p/${i + 1}`).sort();
 describe('valid JSON that is not a valid request', () => {
   it('many broken shapes in data and in the feed: dead letters once with the reason, all valid pages crawled once', { timeout: 120_000 }, async () => {
     world = createWorld(backend, `invalid-${Date.now()}`);
-    const { meta, data, pending, avail } = world.admin().keys;
+    const { meta, data, fifo } = world.admin().keys;
     const feedKey = `${world.keyPrefix}-feed`;
     const broken = brokenEntries();
     const seed = await openRedisRequestQueue(world.name, { redis: world.redis, keyPrefix: world.keyPrefix });
@@ -148,13 +146,13 @@ describe('valid JSON that is not a valid request', () => {
     const ids: Record<string, string> = {};
     for (const [name, entry] of Object.entries(broken)) {
       ids[requestIdOf(String(entry.uniqueKey))] = name;
-      await world.redis.eval(WRITE_RAW_ENTRY, 4, meta, data, pending, avail, requestIdOf(String(entry.uniqueKey)), JSON.stringify(entry));
+      await world.redis.eval(WRITE_RAW_ENTRY, 3, meta, data, fifo, requestIdOf(String(entry.uniqueKey)), JSON.stringify(entry));
     }
     // A valid request stored under an id that is not its uniqueKey's (Crawlee would update it under another id).
     const misplaced = { url: `${site}/bad/misplaced`, uniqueKey: `${site}/bad/misplaced` };
     ids['misplaced-id-000'] = 'misplacedId';
     broken.misplacedId = misplaced;
-    await world.redis.eval(WRITE_RAW_ENTRY, 4, meta, data, pending, avail, 'misplaced-id-000', JSON.stringify(misplaced));
+    await world.redis.eval(WRITE_RAW_ENTRY, 3, meta, data, fifo, 'misplaced-id-000', JSON.stringify(misplaced));
     await world.redis.rpush(feedKey, ...Object.keys(BROKEN_CRAWLEE_FEED_ITEMS), `${site}/p/40`);
 
     // These feed items are in the Crawlee format, so the feed says so (the default is scrapy-redis').

@@ -26,7 +26,7 @@ describe('script registry (the kit, used by this package)', () => {
     redis.on('error', () => undefined); // refused while the server restarts; ioredis retries
     try {
       const keys = queueKeys('registry', 'q');
-      expect(await runScript(redis, 'createQueue', [keys.meta], ['q', 'q', '0', '', 'key', '48', '', '', '', ''])).toEqual([1, '']);
+      expect(await runScript(redis, 'createQueue', [keys.meta], ['q', 'q', '0', '', 'key', '48', '', '', '', ''])).toEqual([1, '', '2']);
       const cached = (await redis.script('EXISTS', ...scriptShas(redis))) as number[];
       expect(cached.some((v) => v === 1)).toBe(true);
 
@@ -34,8 +34,8 @@ describe('script registry (the kit, used by this package)', () => {
       await server.restart();
       expect(await redis.script('EXISTS', ...scriptShas(redis))).toEqual(scriptShas(redis).map(() => 0));
       // The same call again: EVALSHA answers NOSCRIPT, ioredis resends the script with EVAL, the call succeeds.
-      expect(await runScript(redis, 'createQueue', [keys.meta], ['q', 'q', '0', '', 'key', '48', '', '', '', ''])).toEqual([1, '']);
-      expect(await runScript(redis, 'createQueue', [keys.meta], ['q', 'q', '0', '', 'key', '48', '', '', '', ''])).toEqual([0, '']);
+      expect(await runScript(redis, 'createQueue', [keys.meta], ['q', 'q', '0', '', 'key', '48', '', '', '', ''])).toEqual([1, '', '2']);
+      expect(await runScript(redis, 'createQueue', [keys.meta], ['q', 'q', '0', '', 'key', '48', '', '', '', ''])).toEqual([0, '', '2']);
     } finally {
       redis.disconnect();
     }

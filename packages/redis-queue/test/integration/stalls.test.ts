@@ -1,5 +1,6 @@
 // maxStalls on one real Redis with a movable Redis clock: which lock expiries count as stalls, when a request is
 // dead-lettered, the counters, one suspect per lock owner at a time, and requeue resetting the count.
+import { storedFields } from '../../src/queue/record-format.js';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { requestIdOf } from '../../src/queue/request-codec.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
@@ -49,7 +50,7 @@ describe('maxStalls', () => {
     expect(letters).toHaveLength(1);
     expect(letters[0]).toMatchObject({ id: id1, source: 'queue', stalls: 2 });
     expect(letters[0]!.reason).toMatch(/lock expired 2 times.*maxStalls is 2/);
-    expect(JSON.parse(letters[0]!.raw.toString())).toMatchObject({ url: 'https://example.com/1' });
+    expect(storedFields(letters[0]!.raw.toString())).toMatchObject({ url: 'https://example.com/1' });
     expect(await world.redis.hexists(stalls, id1)).toBe(0);
     expect(await world.admin().stats()).toEqual({ total: 1, pending: 1, locked: 1, handled: 0, deadLetters: 1 });
 

@@ -1,4 +1,4 @@
-// Entries a third party wrote straight into `data`, `pending` and `avail` without touching `meta` (so they were never
+// Entries a third party wrote straight into `data` and the FIFO list without touching `meta` (so they were never
 // counted) are dead-lettered like any broken entry, but must not drive the counters below the truth: the real
 // requests' pending/handled/total stay exact, nothing is negative, handled never exceeds total.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -19,17 +19,16 @@ afterEach(async () => {
 });
 
 describe('dead letters of entries that were never counted', () => {
-  it('bad ids written into data/pending/avail without meta: dead-lettered, counters stay exact and never negative', async () => {
+  it('bad ids written into data and the FIFO list without meta: dead-lettered, counters stay exact and never negative', async () => {
     world = createWorld(backend, `uncounted-${Date.now()}`);
     const client = await world.client('w1');
     await client.batchAddRequests([req(1), req(2), req(3)]);
     const keys = queueKeys(world.keyPrefix, world.name);
-    // Third-party writes, meta untouched: unreadable data (dead-letter-request.lua), a pending id without data
+    // Third-party writes, meta untouched: unreadable data (dead-letter-request.lua), a FIFO entry without data
     // (list-and-lock-head.lua's 'request data missing'), and a data-only id that is in no order set.
     await world.redis.hset(keys.data, 'bad-json', '{"url":', 'bad-shape', '{"nope":1}');
     for (const id of ['bad-json', 'bad-shape', 'no-data']) {
-      await world.redis.zadd(keys.pending, 0, id);
-      await world.redis.zadd(keys.avail, 0, id);
+      await world.redis.lpush(keys.fifo, id);
     }
     const handled: string[] = [];
     for (;;) {

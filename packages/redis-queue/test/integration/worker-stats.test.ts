@@ -117,7 +117,7 @@ describe('worker stats', () => {
     const admin = world.admin();
     const memory = await admin.memoryUsage();
     expect(memory.bytes).toBeGreaterThan(0);
-    expect(Object.keys(memory.byKey)).toEqual(expect.arrayContaining(['meta', 'data', 'pending', 'avail']));
+    expect(Object.keys(memory.byKey)).toEqual(expect.arrayContaining(['meta', 'data', 'fifo']));
     const keys = workerStatsKeys(c.keys);
     await world.redis.zadd(keys.workers, Date.now(), 'foreign');
     await world.redis.set(keys.worker('foreign'), 'not a hash');

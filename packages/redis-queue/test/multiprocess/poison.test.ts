@@ -22,24 +22,22 @@ const POISON: Record<string, Buffer> = {
 
 /** Appends one raw entry at the tail of the queue, with the counters a real add would move. */
 const WRITE_RAW_ENTRY = `
-local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('ZADD', KEYS[3], seq, ARGV[1])
-redis.call('ZADD', KEYS[4], seq, ARGV[1])
+local n = redis.call('RPUSH', KEYS[3], ARGV[1])
 redis.call('HINCRBY', KEYS[1], 'total', 1)
 redis.call('HINCRBY', KEYS[1], 'pending', 1)
-return seq`;
+return n`;
 
 async function poisonScenario(poison: Record<string, Buffer>, max: number, timeoutMs: number): Promise<void> {
   const scenario = createScenario(inject('redisUrl'), { max, handlerMs: 5, concurrency: 3, lockSecs: 2 });
   const redis = scenario.admin.redis as Redis;
-  const { meta, data, pending, avail } = scenario.admin.keys;
+  const { meta, data, fifo } = scenario.admin.keys;
   let failed = true;
   try {
     // The queue starts as valid request 1, the poison entries, valid request 2.
     const queue = await openRedisRequestQueue(scenario.config.queueName, { redis, keyPrefix: scenario.config.keyPrefix });
     await queue.addRequest({ url: 'http://localhost/r/1', userData: { i: 1 } });
-    for (const [id, raw] of Object.entries(poison)) await redis.eval(WRITE_RAW_ENTRY, 4, meta, data, pending, avail, id, raw);
+    for (const [id, raw] of Object.entries(poison)) await redis.eval(WRITE_RAW_ENTRY, 3, meta, data, fifo, id, raw);
     await queue.addRequest({ url: 'http://localhost/r/2', userData: { i: 2 } });
 
     await scenario.fleet.startTogether(3);

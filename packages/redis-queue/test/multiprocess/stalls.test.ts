@@ -3,6 +3,7 @@
 // maxStalls 3 the third expiry moves it to the dead letters with the reason and the count; the requests started
 // beside it come back and are handled; the crawl completes with exact counters; requeueing the letter resets the
 // stall count.
+import { storedFields } from '../../src/queue/record-format.js';
 import { inject, it, expect } from 'vitest';
 import type { Redis } from 'ioredis';
 import { requestIdOf } from '../../src/internal.js';
@@ -58,7 +59,7 @@ it('a request that SIGKILLs its worker is dead-lettered after maxStalls lock exp
     expect(letters.map((l) => l.id)).toEqual([id]);
     expect(letters[0]).toMatchObject({ source: 'queue', stalls: MAX_STALLS });
     expect(letters[0]!.reason).toMatch(/lock expired 3 times/);
-    expect(JSON.parse(letters[0]!.raw.toString())).toMatchObject({ url: `http://localhost/r/${POISON}`, userData: { i: POISON } });
+    expect(storedFields(letters[0]!.raw.toString())).toMatchObject({ url: `http://localhost/r/${POISON}`, userData: { i: POISON } });
     expect(await scenario.admin.stats()).toEqual({ total: MAX - 1, pending: 0, locked: 0, handled: MAX - 1, deadLetters: 1 });
     expect(await redis.hexists(scenario.admin.keys.stalls, id)).toBe(0);
 

@@ -1,4 +1,5 @@
 import { parseStartUrlItem } from '../../feed/parse-start-url.js';
+import { decodeRequest } from '../../queue/request-codec.js';
 import { RedisStorageClient } from '../../storage/redis-storage-client.js';
 import type { RedisRequestQueueClient } from '../../storage/redis-request-queue-client.js';
 import type { RequestSchema } from '../../crawlee-types.js';
@@ -47,8 +48,9 @@ export const seedCommand = defineCliCommand(
       lines.forEach((text, i) => {
         if (text.trim() === '') return;
         const parsed = parseStartUrlItem(Buffer.from(text.trim(), 'utf8'), false);
-        if (parsed.kind === 'r') requests.push(JSON.parse(parsed.request.json) as RequestSchema);
-        else invalid.push({ line: i + 1, reason: parsed.reason });
+        const decoded = parsed.kind === 'r' ? decodeRequest(parsed.request.record, parsed.request.id) : undefined;
+        if (decoded?.ok) requests.push(decoded.request);
+        else invalid.push({ line: i + 1, reason: parsed.kind === 'r' ? (decoded as { reason: string }).reason : parsed.reason });
       });
       if (invalid.length > 0 && !options.skipInvalid) {
         const shown = invalid.slice(0, 5).map((e) => `  line ${e.line}: ${e.reason}`).join('\n');

@@ -1,7 +1,7 @@
 -- The flags every lock script returns first (DESIGN contract 5): out[1] queueHasLockedRequests while any lock or
 -- live producer lease exists or `keepOpen` (politeness: requests that wait for their host or not-before time),
 -- out[2] hadMultipleClients, out[4] modifiedAt; records the first client and whether another one locked since.
--- `took`: whether this call locked anything. Keys as in list-and-lock-head.lua.
+-- `took`: whether this call locked anything. Keys as in list-and-lock-head.lua (KEYS[14] producer leases).
 local function finishFlags(out, now, clientKey, took, keepOpen)
   if took then
     local first = redis.call('HGET', KEYS[1], 'firstClient')
@@ -15,8 +15,8 @@ local function finishFlags(out, now, clientKey, took, keepOpen)
   -- A live producer lease keeps the queue open like a lock does (a producer adding without holding a lock); expired
   -- leases (a dead producer) are pruned first. O(log N + expired) on the lease set, which is tiny.
   if out[1] == 0 then
-    redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', now)
-    if redis.call('ZCARD', KEYS[10]) > 0 then out[1] = 1 end
+    redis.call('ZREMRANGEBYSCORE', KEYS[14], '-inf', now)
+    if redis.call('ZCARD', KEYS[14]) > 0 then out[1] = 1 end
   end
   if redis.call('HEXISTS', KEYS[1], 'multipleClients') == 1 then out[2] = 1 end
   out[4] = redis.call('HGET', KEYS[1], 'modifiedAt') or ''

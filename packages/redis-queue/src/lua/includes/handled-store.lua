@@ -1,7 +1,7 @@
 -- The handled store: where a handled request goes once it leaves KEYS[2] data (which holds only unhandled requests),
--- in the queue's `handledRequests` mode. The mode and its parameters are in KEYS[1] meta, written once by
+-- in the queue's `handledRequests` mode (the one place that knows it). The mode and its parameters are in KEYS[1] meta, written once by
 -- create-queue.lua (`hmode`; 'key' for a queue created before the option existed):
---   'request'  <tag>:done   HASH id -> request JSON with handledAt (read back by getRequest)
+--   'request'  KEYS[12] done HASH id -> record with handledAt (read back by getRequest)
 --   'key'      <tag>:ix:<b> HASH id -> '' : listpack buckets under linear hashing (docs/compact-frontier.md 3). The
 --              bucket of an id comes from h = its first 5 characters read in base 62 (Crawlee's ids are base64 of
 --              sha256 without '+/=', so uniform): b = h mod 2^L, and h mod 2^(L+1) when b < S. When the entry count
@@ -77,7 +77,7 @@ end
 -- True when `id` is in the handled store ('bits': probably; false positives at the sized rate).
 local function isHandled(id)
   local s = hsLoad()
-  if s.mode == 'request' then return redis.call('HEXISTS', HS_TAG .. ':done', id) == 1 end
+  if s.mode == 'request' then return redis.call('HEXISTS', KEYS[12], id) == 1 end
   if s.mode == 'bits' then
     local key, offsets = hsBits(id)
     return bloomCheck(key, offsets, s.k)
@@ -90,7 +90,7 @@ end
 local function markHandled(id, json)
   local s = hsLoad()
   if s.mode == 'request' then
-    redis.call('HSET', HS_TAG .. ':done', id, json)
+    redis.call('HSET', KEYS[12], id, json)
   elseif s.mode == 'bits' then
     local key, offsets = hsBits(id)
     bloomCheckAndSet(key, offsets, s.k)
@@ -104,7 +104,7 @@ end
 -- Takes `id` out of the handled store. Returns true when it was there; 'bits' cannot forget (false).
 local function unmarkHandled(id)
   local s = hsLoad()
-  if s.mode == 'request' then return redis.call('HDEL', HS_TAG .. ':done', id) == 1 end
+  if s.mode == 'request' then return redis.call('HDEL', KEYS[12], id) == 1 end
   if s.mode == 'bits' then return false end
   if redis.call('HDEL', hsBucket(hsH62(id)), id) == 1 then
     s.N = s.N - 1
@@ -117,4 +117,19 @@ end
 -- Writes the index parameters back to meta when this script changed them.
 local function handledSave()
   if hs and hs.dirty then redis.call('HSET', KEYS[1], 'hxL', hs.L, 'hxS', hs.S, 'hxN', hs.N) end
+
+-- The stored record of a handled request, or false ('key' and 'bits' keep no record). O(1).
+local function handledRecord(id)
+  if hsLoad().mode ~= 'request' then return false end
+  return redis.call('HGET', KEYS[12], id)
+end
+
+-- How many handled requests the store holds (for counters re-derived after a removal): 'request' counts its hash,
+-- 'key' its index; 'bits' cannot count, so the meta counter stands. O(1).
+local function handledCount()
+  local s = hsLoad()
+  if s.mode == 'request' then return redis.call('HLEN', KEYS[12]) end
+  if s.mode == 'key' then return s.N end
+  return tonumber(redis.call('HGET', KEYS[1], 'handled') or '0')
+end
 end

@@ -42,25 +42,29 @@ local function politeLockEnded(id, now)
 end
 
 -- A reclaim (the k-th request) by the lock owner, or of a request no one holds: a locked one goes back to its host
--- after its retry not-before delay; an unlocked one stays where it is (its order updated for forefront). False
+-- after its retry not-before delay; an unlocked one stays where it is (moved to the head with forefront). False
 -- without politeness.
-local function politeReclaim(id, now, k, owner)
+local function politeReclaim(id, now, k, owner, forefront)
   if not politeItems then return false end
-  local order = redis.call('ZSCORE', KEYS[3], id)
+  local order = nil
+  if forefront then order = politeOrder(true) end
   if owner then
     if politeReleaseLock(id, now, tonumber(politeItems[k][2]) or 0, order) then return true end
     -- A lock without a polite host: released here, made available on the host the caller names.
+    order = order or tonumber(redis.call('HGET', KEYS[10], id))
     redis.call('ZREM', KEYS[5], id)
     redis.call('HDEL', KEYS[6], id)
+    redis.call('HDEL', KEYS[10], id)
   end
-  if not order then return true end
   local host = politeItems[k][1]
   local kept = redis.call('HGET', P_HOSTOF, id)
   if kept and redis.call('ZSCORE', P_DELAYED, id) then
     -- Waiting for its not-before time: only its order changes (forefront).
-    local _, keptHost = splitHostOf(kept)
-    redis.call('HSET', P_HOSTOF, id, order .. ' ' .. keptHost)
+    local keptOrder, keptHost = splitHostOf(kept)
+    redis.call('HSET', P_HOSTOF, id, (order or keptOrder) .. ' ' .. keptHost)
   else
+    -- Available: its place in its host's queue, unless moved to the head (or it had none: at the tail).
+    order = order or tonumber(redis.call('ZSCORE', hostQueue(host), id)) or politeOrder(false)
     politeMakeAvailable(id, order, host, politeMaxConcU)
   end
   return true

@@ -1,4 +1,6 @@
--- Fleet-wide politeness state (docs/politeness.md). Every key lives under the queue's hash tag, next to KEYS[1]
+-- Fleet-wide politeness state (docs/politeness.md). On a polite queue an available request's place is its host's
+-- queue (or the delayed set), never the fifo / front / back structures of includes/queue-order.lua, and a locked
+-- one's order is in KEYS[10] held as on any queue; "pending" is HEXISTS KEYS[2] data. Every key lives under the queue's hash tag, next to KEYS[1]
 -- meta (`{tag}:meta` -> `{tag}:p:...`), so one script stays on one Cluster slot; the per-host queues are found by
 -- host name at run time, so the keys are derived here rather than passed:
 --   p:hq:<host>  ZSET  request id -> queue order: the host's available requests (forefront newest first, then FIFO)
@@ -30,6 +32,14 @@ local function politeArg()
   local last = ARGV[#ARGV]
   if last and string.byte(last, 1) == 0 then return cjson.decode(string.sub(last, 2)) end
   return nil
+end
+
+-- A new order for a request made available on a polite queue: forefront ones share the `fseq` order space of
+-- includes/queue-order.lua (newest most negative), FIFO ones count meta `pseq` (a polite queue keeps no fifo list,
+-- whose positions give the order on an unpolite one).
+local function politeOrder(forefront)
+  if forefront then return -redis.call('HINCRBY', KEYS[1], 'fseq', 1) end
+  return redis.call('HINCRBY', KEYS[1], 'pseq', 1)
 end
 
 -- Keeps the schedule invariant for one host: on it (at its next allowed time) iff it has available requests and a
@@ -86,10 +96,12 @@ local function politeReleaseLock(id, now, delayMs, order)
   if not host then return false end
   redis.call('ZREM', KEYS[5], id)
   redis.call('HDEL', KEYS[6], id)
-  -- The queue's current order wins over the one kept with the lock: a prolong with forefront moved it to the head.
-  local pendingOrder = redis.call('ZSCORE', KEYS[3], id)
-  order = order or pendingOrder or keptOrder
-  if not pendingOrder then
+  -- The held order (KEYS[10], includes/queue-order.lua) wins over the one kept with the lock: a prolong with
+  -- forefront moved it to the head there.
+  local heldOrder = redis.call('HGET', KEYS[10], id)
+  redis.call('HDEL', KEYS[10], id)
+  order = order or tonumber(heldOrder) or keptOrder
+  if redis.call('HEXISTS', KEYS[2], id) == 0 then
     politeSchedule(host, maxConc)
   elseif delayMs > 0 then
     redis.call('ZADD', P_DELAYED, now + delayMs, id)
@@ -102,7 +114,7 @@ local function politeReleaseLock(id, now, delayMs, order)
 end
 
 -- Request `id` leaves the queue (deleted, dead-lettered): frees its host's slot when it was locked, drops it from
--- the delayed set. Its entry in a host queue, if any, is dropped by the lock script (not pending any more).
+-- the delayed set. Its entry in a host queue, if any, is dropped by the lock script (not in data any more).
 local function politeForget(id, now)
   if redis.call('HEXISTS', P_HOSTOF, id) == 0 then return end
   local minDelay, maxConc = politeConfig()
