@@ -132,7 +132,7 @@ for i = 1, n do
         local isNew = applyOp(op)
         if type(isNew) == 'table' then return isNew end
         if isNew then nNew = nNew + 1 end
-        if (not present) and (not handledBefore) and (not isNew) then filtered = true end
+        if (not present) and (not isNew) then filtered = true end
       end
     end
     if present then

@@ -138,21 +138,25 @@ describe('handledRequests', () => {
     expect(String(warned[0]![0])).toMatch(/holds 30 handled requests, more than its handledBloom.expectedRequests \(20\)/);
   });
 
-  it('a queue written before handled requests left data: its handled entries still dedup and read back, new ones go to the store', async () => {
+  it('a 0.1 queue (handled requests in data, no mode) is migrated into the mode it is opened with: its handled entries still dedup', async () => {
     open();
     const keys = queueKeys(world.keyPrefix, world.name);
-    // The 0.1 layout: a handled request is in data and in no order set; counters in meta; no mode.
+    // The 0.1 layout: a handled request is in data and in no order set; counters in meta; no mode, no format.
     const old = { ...handled(1), id: idOf('https://example.com/1') };
     await world.redis.hset(keys.data, old.id, JSON.stringify(old));
     await world.redis.hset(keys.meta, 'id', world.name, 'name', world.name, 'total', 1, 'pending', 0, 'handled', 1, 'createdAt', Date.now());
     const c = await world.client('a');
-    expect(await world.redis.hget(keys.meta, 'hmode')).toBe('key');
     expect((await c.addRequest(req(1))).wasAlreadyHandled).toBe(true);
-    expect(await c.getRequest(old.id)).toMatchObject({ url: 'https://example.com/1', handledAt: old.handledAt });
+    expect(await world.redis.hget(keys.meta, 'hmode')).toBe('key');
+    expect(await world.redis.hget(keys.meta, 'format')).toBe('2');
+    // Out of data into the 'key' index, which keeps no request (so it is not read back).
+    expect(await world.redis.hlen(keys.data)).toBe(0);
+    expect(await handledStoreCount(world.redis, keys, 'key')).toBe(1);
+    expect(await c.getRequest(old.id)).toBeUndefined();
     await c.addRequest(req(2));
     const [item] = (await c.listAndLockHead({ limit: 1, lockSecs: 60 })).items;
     await c.updateRequest({ ...req(2), id: item!.id, handledAt: new Date().toISOString() });
-    expect(await handledStoreCount(world.redis, keys, 'key')).toBe(1);
+    expect(await handledStoreCount(world.redis, keys, 'key')).toBe(2);
     expect(await c.get()).toMatchObject({ totalRequestCount: 2, handledRequestCount: 2, pendingRequestCount: 0 });
     // Reclaiming the old handled request re-opens it, as before.
     expect(await c.updateRequest({ ...req(1), id: old.id })).toMatchObject({ wasAlreadyPresent: true, wasAlreadyHandled: true });

@@ -117,6 +117,7 @@ end
 -- Writes the index parameters back to meta when this script changed them.
 local function handledSave()
   if hs and hs.dirty then redis.call('HSET', KEYS[1], 'hxL', hs.L, 'hxS', hs.S, 'hxN', hs.N) end
+end
 
 -- The stored record of a handled request, or false ('key' and 'bits' keep no record). O(1).
 local function handledRecord(id)
@@ -131,5 +132,4 @@ local function handledCount()
   if s.mode == 'request' then return redis.call('HLEN', KEYS[12]) end
   if s.mode == 'key' then return s.N end
   return tonumber(redis.call('HGET', KEYS[1], 'handled') or '0')
-end
 end
