@@ -1,10 +1,8 @@
-import { encodeRequest, requestIdOf } from '../queue/request-codec.js';
-import { storedFields } from '../queue/record-format.js';
+import { requestIdOf } from '../queue/request-codec.js';
 import { ConnectionHandle, type RedisConnection } from '../redis/connection.js';
 import { numberOption } from '../options/option-ranges.js';
 import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { QueueScripts } from '../queue/queue-scripts.js';
-import { REQUEUED } from '../queue/reply-codes.js';
 import { unlinkHashTag } from './unlink-hash-tag.js';
 import { DELETE_REPLY } from '../redis/reply-codes.js';
 import { readCrawlStats, type CrawlStats } from '../stats/read-crawl-stats.js';
@@ -20,6 +18,7 @@ import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from
 import { listFailed, requeueFailed, type FailedRequest, type ListFailedOptions, type RequeueFailedOptions } from './failed-requests.js';
 import { AdminShards } from '../shard/admin-shards.js';
 import { deleteDeadLetters, readDeadLetters } from './read-dead-letters.js';
+import { requeueDeadLetterEntries } from './requeue-dead-letters.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import { shardOf } from '../shard/shard-of.js';
 import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCounts, sumStats } from '../shard/shard-admin-parts.js';
@@ -174,38 +173,7 @@ export class RedisQueueAdmin {
     if (parts) return parts.reduce((a, r) => ({ requeued: a.requeued + r.requeued, skipped: a.skipped + r.skipped }));
     const wanted = options.ids ? new Set(options.ids) : undefined;
     const letters = (await this.listDeadLetters()).filter((l) => !wanted || wanted.has(l.id));
-    let requeued = 0;
-    let skipped = 0;
-    for (const letter of letters) {
-      let bytes: Buffer | string = '';
-      // A feed item goes back to the feed as a JSON item (the feed's format), not as a queue record.
-      let feedItem = '';
-      let id = letter.id;
-      if (options.repair) {
-        const repaired = options.repair(letter);
-        if (!repaired) {
-          skipped++;
-          continue;
-        }
-        const encoded = encodeRequest(repaired);
-        bytes = encoded.record;
-        id = encoded.id;
-        feedItem = JSON.stringify({ ...storedFields(encoded.record), id });
-      }
-      if (letter.source === 'feed') {
-        // The feed list is on another key (maybe another Cluster slot): push first, then forget the letter.
-        await this.connection.run(() => this.redis.lpush(this.startUrlsKey, feedItem === '' ? letter.raw : feedItem));
-        await this.connection.run(() => this.redis.hdel(this.keys.dead, letter.id));
-        await this.connection.run(() => this.redis.hdel(this.keys.deadInfo, letter.id));
-        requeued++;
-        continue;
-      }
-      if (id.startsWith('feed-')) id = requestIdOf(id);
-      const code = Number(await this.scripts.run('requeueDeadLetter', [letter.id, id, bytes, '0'], { extraKeys: [this.keys.stalls] }));
-      if (code === REQUEUED) requeued++;
-      else skipped++;
-    }
-    return { requeued, skipped };
+    return requeueDeadLetterEntries(this.scripts, this.startUrlsKey, letters, options.repair);
   }
 
   // ---- Issue 14 (operate a fleet): worker stats, crawl counters, memory, and what the CLI needs. ----

@@ -59,7 +59,7 @@ async function requestsPerMaster(keyPrefix: string, name: string): Promise<numbe
     const owner = redis.slots[slot]![0]!;
     const index = masters.findIndex((m) => `${m.options.host}:${m.options.port}` === owner);
     // Unhandled requests are in data, handled ones in the handled store of the default mode ('key').
-    counts[index]! += (await redis.hlen(key)) + (await handledStoreCount(redis as unknown as RedisConnection, keys, 'key'));
+    counts[index]! += (await redis.hlen(key)) + (await handledStoreCount(redis, keys, 'key'));
   }
   return counts;
 }
