@@ -142,7 +142,7 @@ describe('sharded queue (shards: S) on one standalone Redis', () => {
     const admin = w.admin();
     expect(await admin.stats()).toMatchObject({ total: 40, pending: 40, locked: 5, handled: 0 });
     expect((await admin.lockExpiries()).locked).toBe(5);
-    expect(await admin.forget(['https://h1.example/3', 'https://h1.example/none'])).toEqual({ forgotten: ['https://h1.example/3'], missing: ['https://h1.example/none'] });
+    expect(await admin.forget(['https://h1.example/3', 'https://h1.example/none'])).toEqual({ forgotten: ['https://h1.example/3'], missing: ['https://h1.example/none'], keptAsBits: [] });
     expect((await admin.stats()).total).toBe(39);
     await admin.dropHashTag();
     for (let s = 0; s < 4; s++) expect(await w.redis.exists(shardQueueKeys(w.keyPrefix, w.name, s, 4).data)).toBe(0);
