@@ -47,6 +47,6 @@ it.each(['keep', 'forget'] as const)('failed index, requeue and a producer lease
   const head = await c.listAndLockHead({ limit: 2, lockSecs: 10 });
   expect(head.items.map((i) => i.url)).toEqual([req(1).url]);
   expect(await c.getRequest(one.id)).toMatchObject({ retryCount: 0, errorMessages: ['boom'] });
-  expect(await admin.forget([req(1).uniqueKey])).toEqual({ forgotten: [req(1).uniqueKey], missing: [] });
+  expect(await admin.forget([req(1).uniqueKey])).toEqual({ forgotten: [req(1).uniqueKey], missing: [], keptAsBits: [] });
   expect(await admin.stats()).toMatchObject({ total: 1, pending: 0, handled: 1, locked: 0 });
 }, 60_000);
