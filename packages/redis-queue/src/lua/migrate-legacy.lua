@@ -57,6 +57,8 @@ if step == 'handled' then
       redis.call('HDEL', KEYS[2], id)
     end
   end
+  -- The 'key' index's parameters (entry count, splits) go back to meta with the batch.
+  handledSave()
   if ARGV[5] == '0' then
     redis.call('HSET', KEYS[1], 'migStep', 'pending')
     redis.call('HDEL', KEYS[1], 'migCursor')
