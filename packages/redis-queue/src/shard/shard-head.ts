@@ -44,6 +44,19 @@ export class ShardHead {
    * @returns the first shard's result that has items, else the OR of every shard's flags with no items
    */
   async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
+    const first = await this.walk(limit, lockSecs);
+    if (first.items.length > 0 || first.queueHasLockedRequests) return first;
+    // One walk asks the shards one after another, so it is not one atomic look at the queue: a worker can add a
+    // request to a shard this walk already passed and then mark its own request handled in a shard the walk reaches
+    // later, and the walk sees neither (a fleet would finish with work left). A second walk closes that: if it too
+    // finds nothing and no lock, every request added during the first walk was added while its adder's lock was
+    // still held (Crawlee adds a page's links before it marks the page handled), so the first walk would have seen
+    // that lock. Only a queue that looks finished pays for the second walk.
+    return this.walk(limit, lockSecs);
+  }
+
+  /** Asks the shards in order until one has work. */
+  private async walk(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
     let anyLocked = false;
     let multipleClients = false;
     let last: ListAndLockHeadResult | undefined;

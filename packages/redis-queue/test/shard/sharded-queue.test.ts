@@ -202,6 +202,50 @@ describe('sharded queue (shards: S) on one standalone Redis', () => {
     for (const spy of spies) spy.mockRestore();
   });
 
+  it('an empty walk is confirmed: a request added behind the walk while its parent is handled ahead of it is not missed', async () => {
+    // One walk asks the shards one after another. Worker B holds X (shard sx); while A walks, B adds X's link Y to a
+    // shard A already passed and then marks X handled before A reaches sx. A single walk then sees no work and no
+    // lock, and A would finish with Y pending (this test fails with one walk).
+    const w = fresh(4);
+    const a = await w.client('a');
+    const b = await w.client('b');
+    const shardOfHost = (h: number) => shardOf(`https://h${h}.example/`, 4, 'host');
+    const hx = 1;
+    const sx = shardOfHost(hx);
+    await b.addRequest(hostReq(hx, 'x'));
+    const [x] = (await b.listAndLockHead({ limit: 1, lockSecs: 60 })).items;
+    expect(x).toBeDefined();
+    const core = (a as unknown as { core: { cores: QueueCore[]; head: { cursor: number } } }).core;
+    const cores = core.cores;
+    // A's walk starts right after sx, so X's shard is asked last.
+    core.head.cursor = (sx + 1) % 4;
+    let fired = false;
+    const spies = cores.map((core, s) => {
+      const original = core.lockHead.bind(core);
+      return vi.spyOn(core, 'lockHead').mockImplementation(async (limit, lockSecs) => {
+        const result = await original(limit, lockSecs);
+        if (!fired && s !== sx) {
+          fired = true;
+          // B, between A's visits: Y into the shard A just passed, then X handled (Crawlee's order: links first).
+          const hy = Array.from({ length: 50 }, (_, i) => i + 2).find((h) => shardOfHost(h) === s)!;
+          await b.addRequest(hostReq(hy, 'y'));
+          const stored = await b.getRequest(x!.id);
+          await b.updateRequest({ ...stored!, handledAt: new Date().toISOString() });
+        }
+        return result;
+      });
+    });
+    try {
+      const result = await a.listAndLockHead({ limit: 5, lockSecs: 60 });
+      expect(fired).toBe(true);
+      // A must not conclude the queue is finished: it either got Y or knows something is still going on.
+      expect(result.items.length > 0 || result.queueHasLockedRequests === true).toBe(true);
+      expect(result.items.map((item) => item.url)).toEqual([expect.stringMatching(/\/y$/)]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
+
   it('two layouts racing to create one queue: one wins, every client of the other gets the typed error', async () => {
     const w = fresh(4);
     const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => w.client(`c${i}`, { shards: i % 2 === 0 ? 4 : 2 })));
