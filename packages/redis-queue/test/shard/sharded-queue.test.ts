@@ -230,7 +230,7 @@ describe('sharded queue (shards: S) on one standalone Redis', () => {
           const hy = Array.from({ length: 50 }, (_, i) => i + 2).find((h) => shardOfHost(h) === s)!;
           await b.addRequest(hostReq(hy, 'y'));
           const stored = await b.getRequest(x!.id);
-          await b.updateRequest({ ...stored!, handledAt: new Date().toISOString() });
+          await b.updateRequest({ ...stored!, id: x!.id, handledAt: new Date().toISOString() } as Parameters<typeof b.updateRequest>[0]);
         }
         return result;
       });
