@@ -82,7 +82,35 @@ export function handledStoreSettings(mode: unknown = 'key', bloom?: HandledBloom
   if (mode !== 'bits') return { mode, indexLoad: HANDLED_INDEX_LOAD };
   const expectedRequests = integerOption('handledBloom.expectedRequests', bloom?.expectedRequests);
   const falsePositiveRate = numberOption('handledBloom.falsePositiveRate', bloom?.falsePositiveRate);
-  return { mode, indexLoad: HANDLED_INDEX_LOAD, bloom: { ...handledBloomShape(expectedRequests, falsePositiveRate), expectedRequests, falsePositiveRate } };
+  const shape = handledBloomShape(expectedRequests, falsePositiveRate);
+  const bytes = (shape.blockBits / 8) * shape.blocks;
+  // The filter is allocated whole when the queue is created, in one script: a size the Redis cannot hold would
+  // take the server down (or leave half a filter behind at maxmemory) instead of failing here.
+  if (bytes > MAX_HANDLED_FILTER_BYTES) {
+    throw new InvalidOptionsError(
+      `handledBloom: ${expectedRequests.toLocaleString('en-US')} expected requests at a false-positive rate of ${falsePositiveRate} need a ` +
+        `${(bytes / 2 ** 30).toFixed(1)} GiB filter, allocated in Redis at once; the most one queue allocates is ` +
+        `${MAX_HANDLED_FILTER_BYTES / 2 ** 30} GiB. Raise falsePositiveRate or lower expectedRequests`,
+    );
+  }
+  return { mode, indexLoad: HANDLED_INDEX_LOAD, bloom: { ...shape, expectedRequests, falsePositiveRate } };
+}
+
+/** The largest 'bits' filter one queue (or one shard) allocates: 8 GiB, enough for 2.3 billion handled requests at
+ * 1e-6 (the seed crawl's 700M need 2.3 GiB). */
+export const MAX_HANDLED_FILTER_BYTES = 8 * 2 ** 30;
+
+/**
+ * The handled store of one of S shards: a 'bits' filter sized for the shard's share of the expected count (the
+ * shard rule spreads requests over the shards), so S shards together cost what one unsharded queue would.
+ * @param settings - the queue's handled store settings
+ * @param shards - S
+ */
+export function shardHandledStore(settings: HandledStoreSettings, shards: number): HandledStoreSettings {
+  if (!settings.bloom || shards <= 1) return settings;
+  const { expectedRequests, falsePositiveRate } = settings.bloom;
+  const share = Math.ceil(expectedRequests / shards);
+  return { ...settings, bloom: { ...handledBloomShape(share, falsePositiveRate), expectedRequests: share, falsePositiveRate } };
 }
 
 /** ARGV[4..9] of create-queue.lua. @param settings - the handled store */

@@ -21,6 +21,7 @@ import { ShardHead } from './shard-head.js';
 import { assertNotShardName, shardQueueKeys } from './shard-keys.js';
 import { ShardMemory } from './shard-memory.js';
 import { shardOf, shardOfKey } from './shard-of.js';
+import { shardHandledStore } from '../queue/handled-store.js';
 import { checkPoliteShard, mergePolitenessStats, shardKeyOfHost } from './shard-politeness.js';
 import { DEFAULT_IN_FLIGHT_TOP, type PolitenessStats } from '../politeness/politeness-stats.js';
 
@@ -55,7 +56,8 @@ export class ShardedQueueCore implements QueueCoreApi {
     this.keys = queueKeys(ctx.keyPrefix, id);
     assertNotShardName(id);
     // Worker stats are published once per client under the root tag (below), not once per shard.
-    const shardCtx: QueueContext = { ...ctx, workerStats: undefined, startUrls: undefined };
+    // Each shard's 'bits' filter is sized for its share of the expected count, so S shards cost one queue's filter.
+    const shardCtx: QueueContext = { ...ctx, workerStats: undefined, startUrls: undefined, handledStore: shardHandledStore(ctx.handledStore, ctx.shards) };
     this.cores = Array.from({ length: ctx.shards }, (_, s) => new QueueCore(shardCtx, id, clientKey, shardQueueKeys(ctx.keyPrefix, id, s, ctx.shards)));
     this.head = new ShardHead(this.cores, (rid, s) => {
       this.memory.remember(rid, s);

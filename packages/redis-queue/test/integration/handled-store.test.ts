@@ -85,6 +85,9 @@ describe('handledRequests', () => {
     expect(() => new RedisStorageClient({ handledRequests: 'set' as never })).toThrow(InvalidOptionsError);
     expect(() => new RedisStorageClient({ handledBloom: { expectedRequests: 10 } })).toThrow(/set handledRequests: 'bits'/);
     expect(() => new RedisStorageClient({ handledRequests: 'bits', handledBloom: { expectedRequests: 0 } })).toThrow(InvalidOptionsError);
+    // A filter larger than one queue allocates (it is allocated at creation, in one script) is refused up front.
+    expect(() => new RedisStorageClient({ handledRequests: 'bits', handledBloom: { expectedRequests: 10_000_000_000 } })).toThrow(/GiB filter, allocated in Redis at once/);
+    expect(() => new RedisStorageClient({ handledRequests: 'bits', handledBloom: { expectedRequests: 700_000_000 } })).not.toThrow();
     expect(() => new RedisStorageClient({ handledRequests: 'bits', handledBloom: { falsePositiveRate: 0.5 } })).toThrow(InvalidOptionsError);
     expect(() => new RedisStorageClient({ handledRequests: 'bits', handledBloom: { expectedRequests: 1.5 } })).toThrow(InvalidOptionsError);
   });
