@@ -58,8 +58,10 @@ export function defineCliCommand(name: string, build: (command: Command) => Comm
         const options = withProgramOptions(self);
         // Connections this package creates do not keep Node alive while idle (their socket is unref'd between
         // operations); the CLI's own commands go straight to ioredis, so the process is kept alive until done.
-        const keepAlive = setInterval(() => undefined, 1 << 30);
+        // The context first: it rejects bad options by throwing, and an interval set before it would keep the
+        // process alive after the error was printed.
         const ctx = new CliContext(options, io);
+        const keepAlive = setInterval(() => undefined, 1 << 30);
         try {
           await run(ctx, self.processedArgs as unknown[], options);
         } finally {

@@ -241,6 +241,12 @@ describe('crawlee-redis', () => {
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(/cannot connect to Redis at redis:\/\/u:\*\*\*@127\.0\.0\.1:1/);
     expect(unreachable.stderr).not.toContain('s3cret-pw');
+    // A rejected key prefix exits at once (usage error, exit 2), for every command: the process does not stay alive.
+    for (const args of [['ls', '--key-prefix', ''], ['stats', 'x', '--key-prefix', 'a{'], ['seed', 'q', '--key-prefix', 'a:ds']]) {
+      const bad = await runBin([...args, '--redis', url]);
+      expect(bad.code, args.join(' ')).toBe(2);
+      expect(bad.stderr).toMatch(/--key-prefix/);
+    }
     // REDIS_URL is the default.
     const fromEnv = await runBin(['ls', '--json', '--key-prefix', world.keyPrefix], { env: { REDIS_URL: url } });
     expect(fromEnv.code).toBe(0);
