@@ -33,6 +33,15 @@ describe('politenessForQueue: a new queue takes the flags, an existing one keeps
     expect(() => politenessForQueue(opts({ maxPerHost: '2' }), none, true)).toThrow(/created with no politeness/);
   });
 
+  it('a resume with the exact flags of the first run matches, also when --max-per-host was left out (the default 1 with a delay)', () => {
+    // The first run: --host-delay-secs 0.01 only. The queue records the limit in force: one per host.
+    const first = politenessForQueue(opts({ hostDelaySecs: '0.01' }), none, false)!;
+    expect(first).toMatchObject({ minDelaySecs: 0.01, maxConcurrencyPerHost: 1 });
+    const recorded: PolitenessStats = { enabled: true, minDelaySecs: 0.01, maxConcurrencyPerHost: 1, ...idle };
+    expect(politenessForQueue(opts({ hostDelaySecs: '0.01' }), recorded, true)).toMatchObject({ minDelaySecs: 0.01, maxConcurrencyPerHost: 1 });
+    expect(() => politenessForQueue(opts({ hostDelaySecs: '0.01', maxPerHost: '2' }), recorded, true)).toThrow(PolitenessFlagsMismatchError);
+  });
+
   it('a queue created without politeness (an older run) is resumed without it', () => {
     expect(politenessForQueue(opts({}), none, true)).toBeUndefined();
   });

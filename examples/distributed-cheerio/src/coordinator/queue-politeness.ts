@@ -1,7 +1,7 @@
 import type { PolitenessStats } from 'crawlee-redis-queue';
 import type { RunOptions } from '../options.js';
 import { PolitenessFlagsMismatchError } from '../errors/politeness-flags-mismatch-error.js';
-import { fleetPoliteness, type FleetPoliteness } from '../worker/politeness.js';
+import { effectiveMaxPerHost, fleetPoliteness, type FleetPoliteness } from '../worker/politeness.js';
 
 function describe(delaySecs: number, maxPerHost: number | undefined): string {
   return `--host-delay-secs ${delaySecs}${maxPerHost === undefined ? '' : ` --max-per-host ${maxPerHost}`}`;
@@ -27,7 +27,10 @@ export function politenessForQueue(options: RunOptions, stored: PolitenessStats,
     return undefined;
   }
   const maxPerHost = stored.maxConcurrencyPerHost === 0 ? undefined : stored.maxConcurrencyPerHost;
-  if (given && ((options.hostDelaySecs ?? 0) !== stored.minDelaySecs || options.maxPerHost !== maxPerHost)) {
+  // The same flags as the run that created the queue always match: a left-out --max-per-host means the queue's
+  // default (1 with a delay), which is what the queue recorded.
+  const asked = effectiveMaxPerHost(options.hostDelaySecs, options.maxPerHost);
+  if (given && ((options.hostDelaySecs ?? 0) !== stored.minDelaySecs || asked !== maxPerHost)) {
     throw new PolitenessFlagsMismatchError(
       options.runQueueName,
       describe(stored.minDelaySecs, maxPerHost),

@@ -24,12 +24,24 @@ export const EXAMPLE_RETRY_BACKOFF = { baseSecs: 1, factor: 2, maxSecs: 60 } as 
  * default.
  *
  * @param hostDelaySecs - `--host-delay-secs` (unset: 0)
- * @param maxPerHost - `--max-per-host` (unset: unlimited)
+ * @param maxPerHost - `--max-per-host` (unset: 1 with a delay, else unlimited: {@link effectiveMaxPerHost})
  */
 export function fleetPoliteness(hostDelaySecs: number | undefined, maxPerHost: number | undefined): FleetPoliteness {
+  const limit = effectiveMaxPerHost(hostDelaySecs, maxPerHost);
   return {
     minDelaySecs: hostDelaySecs ?? 0,
-    ...(maxPerHost !== undefined ? { maxConcurrencyPerHost: maxPerHost } : {}),
+    ...(limit !== undefined ? { maxConcurrencyPerHost: limit } : {}),
     retryBackoff: { ...EXAMPLE_RETRY_BACKOFF },
   };
+}
+
+/**
+ * The per-host limit in force: `--max-per-host`, or the queue's own default when it is left out (1 with a host
+ * delay above 0, so the gap holds as the site sees it; unlimited without a delay). Written out here so the summary
+ * shows the limit the queue enforces and a resume with the same flags matches the queue it created.
+ * @param hostDelaySecs - `--host-delay-secs`
+ * @param maxPerHost - `--max-per-host`
+ */
+export function effectiveMaxPerHost(hostDelaySecs: number | undefined, maxPerHost: number | undefined): number | undefined {
+  return maxPerHost ?? ((hostDelaySecs ?? 0) > 0 ? 1 : undefined);
 }
