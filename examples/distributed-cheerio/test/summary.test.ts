@@ -57,6 +57,18 @@ describe('the summary', () => {
     expect(text).not.toContain('secret');
   });
 
+  it('a worker that exited with an error makes the run incomplete, even when the queue reads empty (a Redis that lost its data)', () => {
+    const base = input({ total: 0, pending: 0, locked: 0, handled: 0, deadLetters: 0 }, 774);
+    const exit = { pid: 1, signal: null, killedByCoordinator: false, stopped: false, released: 0 };
+    const summary = buildSummary({ ...base, exits: [{ ...exit, worker: 'w1', code: 0 }, { ...exit, worker: 'w2', code: 1 }] });
+    expect(summary.allPagesCrawled).toBe(false);
+    expect(summary.failedWorkers).toEqual(['w2']);
+    expect(printed(summary)).toMatch(/result +NOT every page was crawled: w2 failed \(see the errors above\)/);
+    // A worker killed by a signal (the kill tests) or stopped on purpose is not a failure of the run by itself.
+    const killed = buildSummary({ ...base, exits: [{ ...exit, worker: 'w1', code: null, signal: 'SIGKILL' }] });
+    expect(killed.failedWorkers).toEqual([]);
+  });
+
   it('a crawl that recorded no page (the start page answered 404) is not a success', () => {
     const summary = buildSummary(input({ total: 1, pending: 0, locked: 0, handled: 1, deadLetters: 0 }, 0, { httpErrors: 1 }));
     expect(summary.allPagesCrawled).toBe(false);

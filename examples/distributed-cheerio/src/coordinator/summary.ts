@@ -64,6 +64,8 @@ export interface RunSummary {
   /** No request left pending or locked, none failed, none in the dead-letter hash, no budget stop, and at least one
    * page recorded (a start page that answers an HTTP error crawls nothing). */
   allPagesCrawled: boolean;
+  /** Workers that exited with an error code (not killed or stopped on purpose); any makes the run incomplete. */
+  failedWorkers: string[];
   /** allPagesCrawled, and no page recorded twice (the merged output never has duplicates either way). */
   everyPageRecordedOnce: boolean;
   /** everyPageRecordedOnce, and no page fetched twice. */
@@ -134,7 +136,12 @@ export function buildSummary(input: SummaryInput): RunSummary {
   );
   const refetchedAfterKill = [...refetched].filter((path) => !retried.has(path)).length;
   const pagesFetchedTwice = Math.max(merged.duplicated.size, refetched.size);
+  // A worker that exited with an error (not killed or stopped on purpose) may have lost its view of the queue (a
+  // Redis that came back empty, a queue dropped under it): the counters then read 0 pending and cannot vouch for
+  // the crawl, so such a run is never reported complete.
+  const failedWorkers = input.exits.filter((e) => !e.killedByCoordinator && !e.stopped && e.code !== null && e.code !== 0).map((e) => e.worker);
   const allPagesCrawled =
+    failedWorkers.length === 0 &&
     q.pending === 0 &&
     (q.locked ?? 0) === 0 &&
     q.deadLetters === 0 &&
@@ -199,6 +206,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
         ? null
         : { ...input.killed, pagesItRecorded: merged.perWorker.get(input.killed.worker) ?? 0 },
     allPagesCrawled,
+    failedWorkers,
     everyPageRecordedOnce: allPagesCrawled && duplicatePagesHandled === 0,
     everyPageExactlyOnce: allPagesCrawled && duplicatePagesHandled === 0 && pagesFetchedTwice === 0,
     output: input.output,
@@ -316,7 +324,10 @@ export function printSummary(s: RunSummary): void {
           ? `stopped by --max-requests as asked (${s.queue.pending} request(s) left pending)`
           : s.uniquePages === 0 && s.httpErrors > 0 && s.queue.pending === 0 && s.failedRequests === 0
             ? `NOT crawled: no page recorded, the start page answered an HTTP error (${count(s.httpErrors, 'HTTP error')}; see the warnings above)`
-            : 'NOT every page was crawled (see pending/locked/failed above)';
+            : s.failedWorkers.length > 0
+              ? `NOT every page was crawled: ${s.failedWorkers.join(', ')} failed (see the errors above); the queue's ` +
+                'counters cannot vouch for the crawl (a Redis that lost its data reads as an empty queue)'
+              : 'NOT every page was crawled (see pending/locked/failed above)';
   log.info(`  result                  ${verdict}`);
   log.info(`  output                  ${s.output}`);
   if (s.resultsDataset !== null) {
