@@ -67,6 +67,7 @@ export {
   ReplicasNotAcknowledgedError,
   TakeoverSourceChangedError,
   PolitenessMismatchError,
+  QueueMissingError,
   ShardLayoutMismatchError,
   type ShardLayout,
 } from './errors/index.js';

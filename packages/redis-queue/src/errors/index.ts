@@ -18,5 +18,6 @@ export { RedisFailoverTimeoutError } from './redis-failover-timeout-error.js';
 export { ReplicasNotAcknowledgedError } from './replicas-not-acknowledged-error.js';
 export { TakeoverSourceChangedError } from './takeover-source-changed-error.js';
 export { PolitenessMismatchError } from './politeness-mismatch-error.js';
+export { QueueMissingError } from './queue-missing-error.js';
 export { ShardLayoutMismatchError, type ShardLayout } from './shard-layout-mismatch-error.js';
 export { mapScriptError } from './map-script-error.js';

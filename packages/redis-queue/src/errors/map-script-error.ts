@@ -3,6 +3,7 @@ import { ERROR_REPLY, type ErrorReplyName } from '../redis/reply-codes.js';
 import { HandledModeMismatchError } from './handled-mode-mismatch-error.js';
 import { InvalidOptionsError } from './invalid-options-error.js';
 import { LockLostError } from './lock-lost-error.js';
+import { QueueMissingError } from './queue-missing-error.js';
 import { PolitenessMismatchError } from './politeness-mismatch-error.js';
 import type { RedisQueueError } from './redis-queue-error.js';
 import { RedisScriptError } from './redis-script-error.js';
@@ -24,6 +25,8 @@ const BY_NAME: Record<ErrorReplyName, ReplyErrorFactory<RedisQueueError>> = {
       { cause },
     ),
   MODE_MISMATCH: (detail, cause) => new HandledModeMismatchError(detail, { cause }),
+  QUEUE_MISSING: (detail, cause) =>
+    new QueueMissingError(`${detail}; the requests it held are lost with it: stop the workers and start the crawl again (or restore Redis)`, { cause }),
 };
 
 const BY_CODE: Record<string, ReplyErrorFactory<RedisQueueError>> = Object.fromEntries(

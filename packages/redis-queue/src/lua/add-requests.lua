@@ -65,7 +65,7 @@ local nArgs = #ARGV
 if politeHosts then
   nArgs = nArgs - 1
   local minDelay, maxConc = politeConfig()
-  if not minDelay then return redis.error_reply(ERR_POLITENESS .. ' the queue was created without politeness') end
+  if not minDelay then return politeRefusal() end
   politeMaxConc = maxConc
 elseif redis.call('HEXISTS', KEYS[1], 'politeMinDelayMs') == 1 then
   return redis.error_reply(ERR_POLITENESS .. ' the queue was created with politeness')

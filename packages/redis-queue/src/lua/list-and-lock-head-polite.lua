@@ -35,7 +35,7 @@ local clientKey = ARGV[3]
 local maxStalls = tonumber(ARGV[6])
 local minDelay, maxConc = politeConfig()
 if not minDelay then
-  return redis.error_reply(ERR_POLITENESS .. ' the queue was created without politeness')
+  return politeRefusal()
 end
 
 recoverExpiredLocks(now, tonumber(ARGV[5]), maxStalls,

@@ -8,7 +8,7 @@ local function politeUpdateBegin()
   politeItems = politeArg()
   if not politeItems then return nil end
   local minDelay, maxConc = politeConfig()
-  if not minDelay then return redis.error_reply(ERR_POLITENESS .. ' the queue was created without politeness') end
+  if not minDelay then return politeRefusal() end
   politeMaxConcU = maxConc
   return nil
 end

@@ -27,6 +27,16 @@ local function politeConfig()
   return tonumber(c[1]), tonumber(c[2] or '0')
 end
 
+-- The refusal of a polite call on a queue without politeness settings: either the queue was created without
+-- politeness, or its metadata is gone altogether (dropped, or a Redis that came back without its data), which a
+-- polite client must not mistake for a settings mismatch.
+local function politeRefusal()
+  if redis.call('EXISTS', KEYS[1]) == 0 then
+    return redis.error_reply(ERR_QUEUE_MISSING .. " the queue's metadata is gone: the queue was dropped or purged away, or Redis lost its data (a restart without persistence)")
+  end
+  return redis.error_reply(ERR_POLITENESS .. ' the queue was created without politeness')
+end
+
 -- The politeness argument an add/update call passes last (first byte NUL, then JSON), or nil: an unpolite call.
 local function politeArg()
   local last = ARGV[#ARGV]
