@@ -1,10 +1,11 @@
 import { inspect } from 'node:util';
+import { bloomFalsePositiveRate, bloomFillRatio, bloomShape, MAX_REDIS_BLOCK_BITS } from '@crawlee-distributed/redis-kit';
 import { FilterTooLargeError } from '../errors/filter-too-large-error.js';
 import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
 import { INDEX_SCHEME } from './bit-indexes.js';
 
 /** Largest bit count of one Redis string: offsets 0 .. 2^32 - 1 (512 MiB at the default proto-max-bulk-len). */
-export const MAX_REDIS_BLOCK_BITS = 2 ** 32;
+export { MAX_REDIS_BLOCK_BITS };
 
 /**
  * Default limit on a filter's total size: 16 GiB. A filter for 1e9 keys at p = 1e-6 (about 3.6 GB) fits; a
@@ -84,14 +85,11 @@ export function bloomParameters(sizing: BloomSizing): BloomParameters {
   validateMaxFilterBytes(sizing.maxFilterBytes);
   const maxBlockBits = sizing.maxBlockBits ?? MAX_REDIS_BLOCK_BITS;
   const maxFilterBytes = sizing.maxFilterBytes ?? DEFAULT_MAX_FILTER_BYTES;
-  const optimalBits = Math.ceil((-capacity * Math.log(errorRate)) / Math.LN2 ** 2);
-  const hashes = Math.max(1, Math.round((optimalBits / capacity) * Math.LN2));
   if (sizing.blocks !== undefined && (!Number.isSafeInteger(sizing.blocks) || sizing.blocks < 1 || sizing.blocks > MAX_BLOCKS)) {
     throw new InvalidDedupOptionsError(`blocks must be an integer from 1 to 65536, got ${String(sizing.blocks)}`);
   }
-  const blocks = sizing.blocks ?? Math.ceil(optimalBits / maxBlockBits);
-  // A multiple of 8 keeps blocks byte-aligned (Redis strings, Uint8Array); 64 bits at least so double hashing has room.
-  const blockBits = Math.max(64, Math.ceil(optimalBits / blocks / 8) * 8);
+  // The kit's sizing, shared with the queue's 'bits' handled store: m, k, and byte-aligned blocks of >= 64 bits.
+  const { hashes, blocks, blockBits } = bloomShape(capacity, errorRate, maxBlockBits, sizing.blocks);
   // The total is checked first: it is the limit users meet (a huge capacity), and the block count may be absurd too.
   const bytes = (blockBits / 8) * blocks;
   if (bytes > maxFilterBytes) throw new FilterTooLargeError({ kind: 'total', bytes, blocks, maxFilterBytes });
@@ -106,10 +104,10 @@ export function bloomParameters(sizing: BloomSizing): BloomParameters {
  * number of set bits where the item count belongs.
  */
 export function estimatedFalsePositiveRate(p: Pick<BloomParameters, 'hashes' | 'bits'>, items: number): number {
-  return expectedFillRatio(p, items) ** p.hashes;
+  return bloomFalsePositiveRate(p, items);
 }
 
 /** Expected fraction of bits set after `items` insertions: 1 - e^(-k n / m). */
 export function expectedFillRatio(p: Pick<BloomParameters, 'hashes' | 'bits'>, items: number): number {
-  return 1 - Math.exp((-p.hashes * items) / p.bits);
+  return bloomFillRatio(p, items);
 }

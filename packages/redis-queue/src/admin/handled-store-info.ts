@@ -1,4 +1,5 @@
-import { handledFalsePositiveRate, type HandledRequestsMode } from '../queue/handled-store.js';
+import { bloomFalsePositiveRate } from '@crawlee-distributed/redis-kit';
+import type { HandledRequestsMode } from '../queue/handled-store.js';
 import type { RedisConnection } from '../redis/connection.js';
 import type { QueueKeys } from '../redis/keys.js';
 
@@ -27,7 +28,7 @@ export async function readHandledStoreInfo(redis: RedisConnection, keys: QueueKe
   const [expected, rate] = (sizing ?? '').split(':').map(Number);
   return {
     handledRequests,
-    handledFalsePositiveRate: handledFalsePositiveRate(shape, handled),
+    handledFalsePositiveRate: bloomFalsePositiveRate({ hashes: shape.hashes, bits: shape.blockBits * shape.blocks }, handled),
     handledBloom: { expectedRequests: expected ?? 0, falsePositiveRate: rate ?? 0, bits: shape.blockBits * shape.blocks, hashes: shape.hashes, blocks: shape.blocks },
   };
 }

@@ -1,3 +1,4 @@
+import { bloomShape, type BloomShape } from '@crawlee-distributed/redis-kit';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { integerOption, numberOption } from '../options/option-ranges.js';
 
@@ -38,32 +39,14 @@ export interface HandledStoreSettings {
  * (docs/compact-frontier.md). A bucket that outgrows the setting becomes a hashtable until its split rewrites it. */
 export const HANDLED_INDEX_LOAD = 48;
 
-/** One Redis string holds at most 2^32 bits. */
-const MAX_BLOCK_BITS = 2 ** 32;
-
 /**
- * Bloom filter shape from an expected count n and a rate p: m = ceil(-n ln p / (ln 2)^2), k = max(1, round(m/n ln 2))
- * (the textbook optimum, the same formulas as crawlee-bloom-dedup's `bloomParameters`), in the fewest blocks of at
- * most 2^32 bits, each a multiple of 8 bits.
+ * Bloom filter shape of the 'bits' store from an expected count and a rate: the kit's {@link bloomShape} (the same
+ * sizing as crawlee-bloom-dedup's filters), in the fewest blocks of at most 2^32 bits.
  * @param expectedRequests - n
  * @param falsePositiveRate - p
  */
-export function handledBloomShape(expectedRequests: number, falsePositiveRate: number): { blockBits: number; hashes: number; blocks: number } {
-  const optimalBits = Math.ceil((-expectedRequests * Math.log(falsePositiveRate)) / Math.LN2 ** 2);
-  const hashes = Math.max(1, Math.round((optimalBits / expectedRequests) * Math.LN2));
-  const blocks = Math.ceil(optimalBits / MAX_BLOCK_BITS);
-  const blockBits = Math.min(MAX_BLOCK_BITS, Math.max(64, Math.ceil(optimalBits / blocks / 8) * 8));
-  return { blockBits, hashes, blocks };
-}
-
-/**
- * Estimated false-positive rate of the 'bits' store after `handled` insertions: (1 - e^(-k n / m))^k, m = bits of one
- * block and n its share of the count (blocks are independent filters of equal share).
- * @param bloom - the filter shape
- * @param handled - handled requests marked
- */
-export function handledFalsePositiveRate(bloom: { blockBits: number; hashes: number; blocks: number }, handled: number): number {
-  return (1 - Math.exp((-bloom.hashes * handled) / (bloom.blockBits * bloom.blocks))) ** bloom.hashes;
+export function handledBloomShape(expectedRequests: number, falsePositiveRate: number): BloomShape {
+  return bloomShape(expectedRequests, falsePositiveRate);
 }
 
 /**
