@@ -12,11 +12,12 @@
 //   warmup (requests added and handled on a queue of their own before the measured queue opens; 0 = none)
 // Prints one JSON line on stdout: the result.
 import console from 'node:console';
-import { performance } from 'node:perf_hooks';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Configuration, MemoryStorage, RequestQueue, log } from 'crawlee';
 import { Redis } from 'ioredis';
+import { serverCounters } from '../redis-info.mjs';
 import { keyBreakdown, memoryInfo, usedMemory } from './redis-memory.mjs';
 import { requestOf } from './workload.mjs';
 
@@ -69,6 +70,28 @@ async function bytesNow() {
   return process.memoryUsage().heapUsed;
 }
 
+/**
+ * Runs `fn` and returns its wall seconds with where the time went: the Redis server's CPU seconds (INFO cpu, user +
+ * system) and this process's CPU seconds (Crawlee's RequestQueue, our client, ioredis, GC) over the same span. When
+ * the rate falls as the queue grows, these say which side grew.
+ */
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
+
+async function accounted(fn) {
+  const g0 = gcMs;
+  const r0 = redis ? await serverCounters(redis) : undefined;
+  const c0 = process.cpuUsage();
+  const secs = await fn();
+  const c1 = process.cpuUsage(c0);
+  await sleep(0); // the observer's entries of the span arrive on a later turn
+  const gcSecs = (gcMs - g0) / 1000;
+  const r1 = redis ? await serverCounters(redis) : undefined;
+  return { secs, nodeCpuSecs: (c1.user + c1.system) / 1e6, gcSecs, redisCpuSecs: r1 ? r1.cpuSeconds - r0.cpuSeconds : undefined };
+}
+
 /** Adds requests [from, to) through Crawlee's RequestQueue.addRequests, 1,000 per call; returns the seconds taken. */
 async function addRange(queue, from, to, extra) {
   const t0 = performance.now();
@@ -116,11 +139,14 @@ if (cfg.warmup > 0) {
   await addRange(warm, 0, cfg.warmup);
   await lockAndHandle(warm, cfg.warmup);
 }
-// The baseline comes before the measured queue opens: a 'bits' queue allocates its whole filter at creation, and
-// that filter is part of what a handled request costs. (A probe or restart reopens the queue: nothing allocated.)
-const base = await bytesNow();
+// The handled phase's baseline comes before the measured queue opens: a 'bits' queue allocates its whole filter at
+// creation, and that filter is part of what a handled request costs. The pending phase's comes after: the filter is
+// not what a pending request costs (counted there, a 5M-sized filter would add 180 B to each of the first 100k
+// pending requests). A probe or restart reopens the queue: nothing allocated.
+const beforeOpen = await bytesNow();
 const queue = await openQueue(cfg.name);
-const out = { backend: cfg.backend, phase: cfg.phase, base, checkpoints: [] };
+const base = cfg.phase === 'pending' ? await bytesNow() : beforeOpen;
+const out = { backend: cfg.backend, phase: cfg.phase, base, openBytes: base - beforeOpen, checkpoints: [] };
 
 if (cfg.phase === 'pending') {
   let added = 0;
@@ -129,10 +155,12 @@ if (cfg.phase === 'pending') {
   for (const c of cfg.checkpoints) {
     const tail = Math.min(cfg.addWindow, c - added);
     if (c - tail > added) await addRange(queue, added, c - tail);
-    const addSecs = await addRange(queue, c - tail, c);
+    const add = await accounted(() => addRange(queue, c - tail, c));
+    const addSecs = add.secs;
     added = c;
     const mem = await bytesNow();
-    const handleSecs = await lockAndHandle(queue, cfg.window);
+    const handle = await accounted(() => lockAndHandle(queue, cfg.window));
+    const handleSecs = handle.secs;
     handled += cfg.window;
     const memAfter = await bytesNow();
     const perPending = (mem - base - windowDelta) / added;
@@ -145,9 +173,13 @@ if (cfg.phase === 'pending') {
       perPending,
       perHandledFromWindow: perPending + (memAfter - mem) / cfg.window,
       handledSoFar: handled,
+      nodeHeapBytes: process.memoryUsage().heapUsed,
+      // µs per request, by side: where the time of the add and lock-and-handle windows went.
+      addUs: { wall: (add.secs / tail) * 1e6, node: (add.nodeCpuSecs / tail) * 1e6, gc: (add.gcSecs / tail) * 1e6, redis: add.redisCpuSecs === undefined ? undefined : (add.redisCpuSecs / tail) * 1e6 },
+      handleUs: { wall: (handle.secs / cfg.window) * 1e6, node: (handle.nodeCpuSecs / cfg.window) * 1e6, gc: (handle.gcSecs / cfg.window) * 1e6, redis: handle.redisCpuSecs === undefined ? undefined : (handle.redisCpuSecs / cfg.window) * 1e6 },
     };
     out.checkpoints.push(point);
-    console.error(`[${cfg.backend}${cfg.label ? ' ' + cfg.label : ''}] ${c}: add ${Math.round(point.addRate)}/s, lock+handle ${Math.round(point.lockAndHandleRate)}/s, ${point.perPending.toFixed(1)} B/pending`);
+    console.error(`[${cfg.backend}${cfg.label ? ' ' + cfg.label : ''}] ${c}: add ${Math.round(point.addRate)}/s, lock+handle ${Math.round(point.lockAndHandleRate)}/s, ${point.perPending.toFixed(1)} B/pending, heap ${Math.round(point.nodeHeapBytes / 2 ** 20)} MiB; µs/request add node ${point.addUs.node.toFixed(1)} (gc ${point.addUs.gc.toFixed(1)}) redis ${point.addUs.redis?.toFixed(1)}, lock+handle node ${point.handleUs.node.toFixed(1)} (gc ${point.handleUs.gc.toFixed(1)}) redis ${point.handleUs.redis?.toFixed(1)}`);
   }
 } else if (cfg.phase === 'probe') {
   // Requests never added before, on the queue that holds `n` handled ones: each reported as already handled is a

@@ -47,12 +47,15 @@ export function targetsOf(row) {
   if (row.backend !== 'redis' || cps.length < 2) return [];
   const first = cps[0];
   const last = cps[cps.length - 1];
+  // The machine-speed control (driver.mjs calibrationMs): the ratio at the speed the first checkpoint's machine had.
+  const speed = first.calibrationMs && last.calibrationMs ? last.calibrationMs / first.calibrationMs : undefined;
+  const ratio = (x, y) => `${(x / y).toFixed(2)}x` + (speed && Math.abs(speed - 1) > 0.05 ? ` (${(x / y / speed).toFixed(2)}x at the first checkpoint's machine speed: the control took ${speed.toFixed(2)}x as long)` : '');
   const out = [
-    { name: `add rate at ${sizeName(last.inQueue)} within 1.2x of ${sizeName(first.inQueue)}`, met: first.addRate / last.addRate <= 1.2, value: `${(first.addRate / last.addRate).toFixed(2)}x` },
+    { name: `add rate at ${sizeName(last.inQueue)} within 1.2x of ${sizeName(first.inQueue)}`, met: first.addRate / last.addRate <= 1.2, value: ratio(first.addRate, last.addRate) },
     {
       name: `lock-and-handle rate at ${sizeName(last.inQueue)} within 1.2x of ${sizeName(first.inQueue)}`,
       met: first.lockAndHandleRate / last.lockAndHandleRate <= 1.2,
-      value: `${(first.lockAndHandleRate / last.lockAndHandleRate).toFixed(2)}x`,
+      value: ratio(first.lockAndHandleRate, last.lockAndHandleRate),
     },
     {
       name: 'memory linear in the count (bytes per pending within 15% across sizes)',
@@ -77,7 +80,9 @@ export function markdown(rows, meta) {
   const sizes = [...new Set(rows.flatMap((r) => (r.pending?.checkpoints ?? []).map((c) => c.inQueue)))].sort((x, y) => x - y);
   const lines = [];
   lines.push(`Scale benchmark, ${meta.date}: ${meta.machine}, Node ${meta.node}, Redis ${meta.redisVersion} (own server, default config), ` +
-    `Crawlee ${meta.crawlee}, load average at start ${meta.loadAverage}. ${int(meta.size)} requests of the issue's shape ` +
+    `Crawlee ${meta.crawlee}, load average at start ${meta.loadAverage}` +
+    (meta.cpusAllowed ? `, the benchmark's processes (driver and redis-server) pinned to CPU ${meta.cpusAllowed} while every other process on the machine was kept on the other core` : '') +
+    `. ${int(meta.size)} requests of the issue's shape ` +
     `(70-character URLs, \`userData: { label, depth }\`) added through Crawlee's RequestQueue, 1,000 per call; ` +
     `lock-and-handle windows of ${int(meta.window)} requests with ${meta.concurrency} concurrent fetchNextRequest/markRequestHandled loops. ` +
     `Rates in requests/s; "add" is the last ${int(meta.addWindow)} adds before each size.`);
@@ -97,6 +102,23 @@ export function markdown(rows, meta) {
   lines.push('');
   lines.push('MemoryStorage rows count bytes of the Node heap (after a full GC), not Redis. B/handled comes from a separate queue of requests added already handled (handledAt set) plus a few pending. "get() memoryBytes / measured": what that queue reports about itself (its keys\' `MEMORY USAGE`, index buckets sampled) against the used_memory delta.');
   lines.push('');
+  const timed = rows.filter((r) => r.pending?.checkpoints.some((c) => c.addUs));
+  if (timed.length > 0) {
+    lines.push('Where the time goes, in µs per request at each size: wall time, the measuring process\'s CPU (Crawlee\'s RequestQueue, this package\'s client, ioredis; in brackets the part spent in GC pauses) and the Redis server\'s CPU (`INFO cpu`), over the same add window and lock-and-handle window. The lock-and-handle loops poll (1 ms) while Crawlee refills its local head, so their Node and Redis CPU include those polls. "control": a fixed piece of CPU work that does not depend on the queue (5,000 Requests built, JSON round trip, SHA-256; median of 3), taken before each checkpoint: when it grows, the machine got slower, not the queue.');
+    lines.push('');
+    lines.push('| layout | size | add: wall | add: Node CPU (GC) | add: Redis CPU | lock+handle: wall | lock+handle: Node CPU (GC) | lock+handle: Redis CPU | Node heap | control |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const r of timed) {
+      for (const c of r.pending.checkpoints.filter((x) => x.addUs)) {
+        const us = (t) => `${b(t.node)} (${b(t.gc)})`;
+        lines.push(`| ${r.label} | ${sizeName(c.inQueue)} | ${b(c.addUs.wall)} | ${us(c.addUs)} | ${b(c.addUs.redis)} | ${b(c.handleUs.wall)} | ${us(c.handleUs)} | ${b(c.handleUs.redis)} | ${int(c.nodeHeapBytes / 2 ** 20)} MiB | ${c.calibrationMs ? `${int(c.calibrationMs)} ms` : '–'} |`);
+      }
+    }
+    for (const p of meta.floor?.points ?? []) {
+      lines.push(`| Redis floor: HSET + RPUSH per entry, 1,000 per EVALSHA (bare-floor.mjs) | ${sizeName(p.inQueue)} | ${b(1e6 / p.rate)} | – | ${b(p.redisUs)} | – | – | – | – | – |`);
+    }
+    lines.push('');
+  }
   lines.push(`Seed workload (${SEED.handled / 1e6}M handled, ${SEED.pending / 1e6}M pending) from the measured per-request costs, against the ${SEED.scrapyGB} GB the Scrapy crawl needed:`);
   lines.push('');
   lines.push('| layout | pending | handled | total |');
@@ -112,11 +134,11 @@ export function markdown(rows, meta) {
   return lines.join('\n');
 }
 
-/** Writes `section` between `<!-- bench-scale:start -->` and `<!-- bench-scale:end -->` of `file` (appended when the
- * markers are missing). */
-export function writeSection(section, file) {
-  const start = '<!-- bench-scale:start -->';
-  const end = '<!-- bench-scale:end -->';
+/** Writes `section` between `<!-- <tag>:start -->` and `<!-- <tag>:end -->` of `file` (appended when the markers
+ * are missing); `tag` defaults to `bench-scale` (`--section` names another, e.g. a rates-only run). */
+export function writeSection(section, file, tag = 'bench-scale') {
+  const start = `<!-- ${tag}:start -->`;
+  const end = `<!-- ${tag}:end -->`;
   const block = `${start}\n${section}\n${end}`;
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const i = text.indexOf(start);

@@ -14,7 +14,8 @@
 //          window)  --add-window 50000  --concurrency 50  --modes request,key,bits (handledRequests modes, when the
 //          package has them)  --no-anchor  --anchor-size 1000000 (the 0.1 anchor's count when the package is newer:
 //          its costs are linear, and 5M of it would add ~6 min)  --memory-storage-max 1000000 (0 = skip)  --restart-pending 10
-//          --samples 5 (MEMORY USAGE samples in the key breakdown)  --warmup 20000 (requests each measuring process
+//          --pending-only (rates and B/pending only: no handled phase, restart, probes or MemoryStorage)
+//          --section bench-scale (the RESULTS.md/README markers to write between)  --samples 5 (MEMORY USAGE samples in the key breakdown)  --warmup 20000 (requests each measuring process
 //          adds and handles on a queue of its own first)  --probes 100000 (never-seen requests added to the queue of
 //          handled ones: the measured false-positive rate of the handled store)  --bits-probes 1000000 (the same for
 //          'bits', whose rate of 1e-6 needs the larger sample)  --json  --write (README section)
@@ -47,6 +48,8 @@ const { values: opts } = parseArgs({
     warmup: { type: 'string', default: '20000' },
     probes: { type: 'string', default: '100000' },
     'bits-probes': { type: 'string', default: '1000000' },
+    'pending-only': { type: 'boolean', default: false },
+    section: { type: 'string', default: 'bench-scale' },
     json: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
   },
@@ -97,12 +100,25 @@ async function withServer(fn) {
   }
 }
 
+/** Cpus_allowed_list of this process (Linux), or undefined when all of the machine's CPUs are allowed. */
+function cpusAllowed() {
+  try {
+    const list = /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return list && list !== `0-${cpus().length - 1}` ? list : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const meta = {
   date: new Date().toISOString().slice(0, 10),
   machine: `${cpus().length} cores (${cpus()[0]?.model.trim()})`,
   node: process.versions.node,
   crawlee: JSON.parse(readFileSync(here('../../../../node_modules/crawlee/package.json'), 'utf8')).version,
   loadAverage: loadavg().map((x) => x.toFixed(1)).join(', '),
+  // The CPUs this process may run on (`taskset -c 0 npm run bench:scale` keeps the run on one core; its children
+  // inherit it). Linux only; undefined elsewhere.
+  cpusAllowed: cpusAllowed(),
   size,
   checkpoints,
   ...common,
@@ -122,6 +138,7 @@ for (const layout of layouts) {
     probe.disconnect();
     return runChild('driver.mjs', { ...base, redisUrl: server.url, name: 'pending', phase: 'pending', checkpoints: cps });
   });
+  if (opts['pending-only']) continue;
   log(`${layout.label}: ${n} handled + ${opts['restart-pending']} pending, then a worker restart`);
   await withServer(async (server) => {
     row.handled = await runChild('driver.mjs', { ...base, redisUrl: server.url, name: 'handled', phase: 'handled', n, pendingExtra: Number(opts['restart-pending']) });
@@ -135,7 +152,11 @@ for (const layout of layouts) {
   });
 }
 
-const memMax = Math.min(size, Number(opts['memory-storage-max']));
+// The Redis side's floor at the same sizes (bare-floor.mjs): one HSET and one RPUSH per entry, nothing else.
+log('the Redis floor (HSET + RPUSH per entry) at each size');
+const floor = await runChild('bare-floor.mjs', { checkpoints, window: common.addWindow });
+
+const memMax = opts['pending-only'] ? 0 : Math.min(size, Number(opts['memory-storage-max']));
 if (memMax > 0) {
   const memCheckpoints = [...new Set([...checkpoints.filter((c) => c <= memMax), memMax])].sort((a, b) => a - b);
   const row = { label: `Crawlee MemoryStorage (${memMax.toLocaleString('en-US')} requests, Node heap)`, backend: 'memory' };
@@ -152,13 +173,16 @@ if (memMax > 0) {
 }
 meta.minutes = (Date.now() - t0) / 60000;
 
+meta.pendingOnly = opts['pending-only'];
+meta.floor = floor;
 const section = markdown(rows, meta) + `\n\nRun took ${meta.minutes.toFixed(1)} min.`;
 console.log(section);
 for (const r of rows) for (const t of targetsOf(r)) if (!t.met) log(`target missed: ${r.label}: ${t.name}: ${t.value}`);
 const json = JSON.stringify({ meta, rows }, null, 2);
 if (opts.json) console.log(json);
 mkdirSync(here('./.tmp'), { recursive: true });
-writeFileSync(here('./.tmp/RESULTS.json'), json);
-writeSection(section, here('./RESULTS.md'));
-if (opts.write) writeSection(section, here('../../README.md'));
+const tag = opts.section;
+writeFileSync(here(tag === 'bench-scale' ? './.tmp/RESULTS.json' : `./.tmp/RESULTS-${tag}.json`), json);
+writeSection(section, here('./RESULTS.md'), tag);
+if (opts.write) writeSection(section, here('../../README.md'), tag);
 log(`wrote ${here('./RESULTS.md')}${opts.write ? ' and the README section' : ''}`);
