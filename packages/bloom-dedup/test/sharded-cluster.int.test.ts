@@ -136,7 +136,7 @@ describe.skipIf(!built)(`a Redis dedup store on a sharded queue (shards: ${SHARD
     }, 60_000);
   }
 
-  it('refused, with nothing written: a set that holds members unsplit, a Bloom that holds keys unsplit, a split store attached with another shard count', async () => {
+  it('refused, with nothing written: a set that holds members unsplit, a Bloom that holds keys unsplit, a split store attached with another shard count; an empty store opened unsplit is converted', async () => {
     const prefix = `sr${randomUUID().slice(0, 6)}`;
     const everything = async () => keysWith(prefix);
 
@@ -177,5 +177,16 @@ describe.skipIf(!built)(`a Redis dedup store on a sharded queue (shards: ${SHARD
     expect(other).toBeInstanceOf(StoreLayoutMismatchError);
     expect(String((other as Error).message)).toMatch(/split into 12 parts.*asked to be split into 6 parts/s);
     expect(await everything()).toEqual([...afterSplit, ...q4Keys].sort());
+
+    // Opened unsplit (and still empty) before it was attached: converted, its unused unsplit block freed.
+    const opened = await RedisBloomDedupStore.open({ redis: a, key: `${prefix}:opened`, capacity: 1200, errorRate: 1e-3 });
+    expect(await a.exists(opened.keys.blocks[0]!)).toBe(1);
+    const q5 = await openRedisRequestQueue('five', { redis: a, keyPrefix: prefix, shards: SHARDS });
+    withDedup(q5, { store: opened, key: pathKey });
+    await q5.addRequests(['https://h1.example/p/1?a']);
+    expect(opened.splitLayout?.tags).toHaveLength(SHARDS);
+    expect(await a.exists(opened.keys.blocks[0]!)).toBe(0);
+    expect(await opened.has(['https://h1.example/p/1'])).toEqual([true]);
+    expect((await q5.addRequests(['https://h1.example/p/1?b'])).processedRequests[0]!.wasAlreadyPresent).toBe(true);
   }, 60_000);
 });
