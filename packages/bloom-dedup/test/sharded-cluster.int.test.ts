@@ -86,7 +86,7 @@ describe.skipIf(!built)(`a Redis dedup store on a sharded queue (shards: ${SHARD
       // Each page: enqueued by exactly one of the two workers (different uniqueKeys, one dedup key).
       const enqueuedBy = pages.map((i) => [ra, rb].filter((r) => !r.processedRequests[i]!.wasAlreadyPresent).length);
       expect(enqueuedBy.every((n) => n === 1)).toBe(true);
-      expect(await qa.getTotalCount()).toBe(PAGES);
+      expect((await qa.getInfo())?.totalRequestCount).toBe(PAGES);
 
       // The split: 12 parts, part s in the queue's shard s (its meta exists under that tag), every part key in its slot.
       const layout = sa.splitLayout!;
@@ -150,7 +150,7 @@ describe.skipIf(!built)(`a Redis dedup store on a sharded queue (shards: ${SHARD
     expect(refused).toBeInstanceOf(StoreLayoutMismatchError);
     expect(String((refused as Error).message)).toMatch(/unsplit and holds keys.*new key/s);
     expect(await everything()).toEqual([...before, ...queueKeys].sort());
-    expect(await q1.getTotalCount()).toBe(0);
+    expect((await q1.getInfo())?.totalRequestCount).toBe(0);
 
     // A Bloom filter that already holds keys unsplit.
     const bloom = new RedisBloomDedupStore({ redis: a, key: `${prefix}:bloom`, capacity: 1200, errorRate: 1e-3 });
