@@ -18,8 +18,11 @@ export interface DedupStats {
   bits?: number;
   /** Bits set per key (Bloom only). */
   hashes?: number;
-  /** Blocks the filter is split into (Redis Bloom only). */
+  /** Blocks the filter is split into (Redis Bloom only; a split store: the sum over its parts). */
   blocks?: number;
+  /** Parts a Redis store is split into (attached to a sharded queue on a Cluster; see the README, "On a sharded
+   *  queue"); absent when unsplit. The counts, bytes and bits above are then sums over the parts. */
+  parts?: number;
 }
 
 /**

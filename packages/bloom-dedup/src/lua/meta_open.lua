@@ -8,10 +8,12 @@
   ARGV[2 .. 2c+1]      compared pairs: field, value
   ARGV[2c+2]           fingerprint recipe, or ''
   ARGV[2c+3 ..]        informational pairs written only on creation: field, value
-  Returns 1 when created, 0 when an existing compatible filter was opened.
+  Returns 1 when created, 0 when an existing compatible filter was opened, 2 (nothing written) when the hash records
+  a split filter (field `parts`, see split_claim.lua): the store then opens its parts instead.
   Errors: 'INCOMPATIBLE_FILTER <field> <stored> <requested>'.
 ]]
 --- @include "reply-codes"
+if redis.call('HEXISTS', KEYS[1], 'parts') == 1 then return OPEN_SPLIT end
 local c = tonumber(ARGV[1])
 local recipe = ARGV[2 * c + 2]
 if redis.call('EXISTS', KEYS[1]) == 1 then

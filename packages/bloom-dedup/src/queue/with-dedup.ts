@@ -88,7 +88,8 @@ function isRequestsFromUrl(item: unknown): item is Source {
  *
  * How the check and the mark happen (README, "Sharing a dupefilter"):
  * - the queue's client offers the enqueue-filter sink (crawlee-redis-queue) and can run this store's plans (same
- *   Redis, same slot): check and enqueue are one script of the queue; this wrapper filters nothing itself;
+ *   Redis, same slot; on a sharded queue on a Cluster, the Redis store split into one part per shard, each in its
+ *   shard's slot): check and enqueue are one script of the queue; this wrapper filters nothing itself;
  * - otherwise, a store that can forget (the exact set): the store's atomic `add` decides which requests are enqueued
  *   (exactly once across workers, a scrapy-redis worker's `SADD` included); a key whose enqueue fails is forgotten;
  * - otherwise (Bloom): `has` → enqueue → `add`, so a failed enqueue leaves nothing seen; exactly once inside this
@@ -159,7 +160,11 @@ export function withDedup<Q extends Queue>(queue: Q, options: WithDedupOptions):
         if (count > 0) state.filtered += count;
       },
     });
-    log.debug(`crawlee-bloom-dedup: the queue's add script runs the dedup filter`);
+    // A sharded queue on a Cluster runs one part of the store per shard: the split is recorded before the first add
+    // (instead of opening the store unsplit, which would allocate a whole unsplit Bloom filter first).
+    const split = skipping.split;
+    const readyAtomic = split ? () => split.prepare() : ready;
+    log.debug(`crawlee-bloom-dedup: the queue's add script runs the dedup filter${split ? `, split into ${split.parts.length} parts (one per shard)` : ''}`);
     const run = async <T>(requests: Request[], add: () => Promise<T>): Promise<T> => {
       const marked = requests.filter((r) => skip(r) && !skipped.has(r.uniqueKey)).map((r) => r.uniqueKey);
       for (const uniqueKey of marked) skipped.add(uniqueKey);
@@ -172,13 +177,13 @@ export function withDedup<Q extends Queue>(queue: Q, options: WithDedupOptions):
     };
     // The stored filter's parameters are checked before the first script runs its plan.
     queue.addRequest = async (requestLike: Source, opts?: object) => {
-      await ready();
+      await readyAtomic();
       if (isRequestsFromUrl(requestLike)) return originalAddRequest(requestLike, opts);
       const request = toRequest(requestLike);
       return run([request], () => originalAddRequest(request, opts));
     };
     queue.addRequests = (async (requestsLike: Iterable<RequestLike> | AsyncIterable<RequestLike>, opts?: object) => {
-      await ready();
+      await readyAtomic();
       const items: Array<Request | Source> = [];
       for await (const item of requestsLike) items.push(isRequestsFromUrl(item) ? item : toRequest(item));
       return run(items.filter((i): i is Request => i instanceof Request), () => originalAddRequests(items, opts));

@@ -17,6 +17,11 @@ import { validateRedisStoreOptions } from './validate-store-options.js';
 import { ConnectionHolder, isCluster, type RedisConnection } from './connection.js';
 import { slotOf } from '@crawlee-distributed/redis-kit';
 import { runScript, toBooleans } from './scripts.js';
+import { OPEN_REPLY } from './reply-codes.js';
+import { partKey, type SplitLayout } from './split/split-layout.js';
+import { routeByPart } from './split/route-by-part.js';
+import { StoreSplit } from './split/store-split.js';
+import { sumStats } from './split/sum-stats.js';
 
 /** Options of {@link RedisBloomDedupStore}. */
 export interface RedisBloomDedupStoreOptions {
@@ -49,6 +54,12 @@ export interface RedisBloomDedupStoreOptions {
    * @defaultValue 10
    */
   connectTimeoutSecs?: number;
+  /**
+   * Whether the filter may be split into one part per shard when it is attached to a sharded queue on a Cluster (so
+   * each shard's add script runs its part atomically). With `false`, `withDedup` filters in front of such a queue.
+   * @defaultValue true
+   */
+  split?: boolean;
 }
 
 const NEW_FIELD = 'itemsAdded';
@@ -68,7 +79,9 @@ interface CallGroup {
  * every key of a batch (one round trip per batch, one per slot on a Cluster), so of several workers adding one key
  * exactly one is told "new". Bit indexes come from the key's SHA-1 bytes (its own when it is a 40-hex fingerprint);
  * filters above 2^32 bits are split into blocks, each key's bits inside one block. The parameters are stored in a
- * meta hash; reopening with others throws {@link IncompatibleFilterError}.
+ * meta hash; reopening with others throws {@link IncompatibleFilterError}. Attached to a sharded queue on a
+ * Cluster, the filter is split into one part per shard, each in its shard's slot and sized for its share of
+ * `capacity` (README, "On a sharded queue"); every method then routes a key to its part.
  */
 export class RedisBloomDedupStore implements DedupStore {
   /** Filter shape derived from capacity, error rate and blocks. */
@@ -81,6 +94,12 @@ export class RedisBloomDedupStore implements DedupStore {
   private holder?: ConnectionHolder;
   private opening?: Promise<ConnectionHolder>;
   private closed = false;
+  /** The split over a sharded queue's shards (README, "On a sharded queue"), once recorded. */
+  private readonly split: StoreSplit<RedisBloomDedupStore>;
+  /** The split a sink is preparing while this store opens (src/redis/split/store-split.ts). */
+  private pendingSplit?: SplitLayout;
+  /** This instance created or opened the unsplit filter (and preallocated its blocks). */
+  private openedUnsplit = false;
 
   /**
    * Validates the options; Redis is touched on {@link RedisBloomDedupStore.open} or the first call.
@@ -99,6 +118,40 @@ export class RedisBloomDedupStore implements DedupStore {
       maxFilterBytes: options.maxFilterBytes,
     });
     this.keys = bloomKeys(options.key, this.parameters.blocks);
+    this.split = new StoreSplit({ key: options.key, root: this.keys.meta, data: this.keys.meta }, (tag, layout, redis) => this.makePart(tag, layout, redis));
+  }
+
+  /** Part of a split filter: the same filter options under the part's key, sized for its share of the capacity. */
+  private makePart(tag: string, layout: SplitLayout, redis: RedisConnection): RedisBloomDedupStore {
+    const parts = layout.tags.length;
+    const { blocks } = this.options;
+    return new RedisBloomDedupStore({
+      ...this.options,
+      redis,
+      key: partKey(tag, this.options.key),
+      capacity: Math.ceil(this.options.capacity / parts),
+      blocks: blocks === undefined ? undefined : Math.ceil(blocks / parts),
+    });
+  }
+
+  /** Opens the store for a sink's split: a store with no split recorded records this one instead of creating its
+   *  unsplit layout. @param layout - the split @returns the connection */
+  private async openForSplit(layout: SplitLayout): Promise<RedisConnection> {
+    this.pendingSplit = layout;
+    try {
+      return (await this.connection()).redis;
+    } finally {
+      this.pendingSplit = undefined;
+    }
+  }
+
+  /**
+   * The split in use: one part per shard of the sharded queue it was attached to on a Cluster, part s's keys in
+   * shard s's hash tag (README, "On a sharded queue"); undefined while unsplit.
+   */
+  get splitLayout(): { shardBy: SplitLayout['shardBy']; tags: string[]; parts: BloomKeys[] } | undefined {
+    const active = this.split.active;
+    return active && { shardBy: active.layout.shardBy, tags: [...active.layout.tags], parts: active.parts.map((p) => p.keys) };
   }
 
   /**
@@ -137,6 +190,12 @@ export class RedisBloomDedupStore implements DedupStore {
   private async doOpen(): Promise<ConnectionHolder> {
     const holder = this.holder ?? (await ConnectionHolder.from(this.options.redis, this.options.connectTimeoutSecs));
     this.holder = holder;
+    if (await this.split.openRecorded(holder.redis)) return holder;
+    const pending = this.pendingSplit;
+    if (pending) {
+      await this.split.claim(holder.redis, pending);
+      return holder;
+    }
     await checkBlockLayout(holder.redis, this.options.key, this.keys);
     const p = this.parameters;
     const compared = [
@@ -152,13 +211,16 @@ export class RedisBloomDedupStore implements DedupStore {
       ['type', 'bloom'],
       ['createdAt', new Date().toISOString()],
     ] as const;
-    await runScript(
+    const opened = await runScript(
       holder.redis,
       'metaOpen',
       [this.keys.meta],
       [compared.length, ...compared.flat().map(String), this.options.recipe ?? '', ...info.flat().map(String)],
       this.keys.meta,
     );
+    // Split by another process since the read above: open the parts instead (meta_open wrote nothing).
+    if (Number(opened) === OPEN_REPLY.SPLIT && (await this.split.openRecorded(holder.redis))) return holder;
+    this.openedUnsplit = true;
     if (this.options.preallocate ?? true) {
       await Promise.all(
         this.keys.blocks.map((block) => runScript(holder.redis, 'bloomPrealloc', [block], [p.blockBits], block)),
@@ -217,6 +279,8 @@ export class RedisBloomDedupStore implements DedupStore {
   async add(keys: readonly string[]): Promise<boolean[]> {
     const { redis } = await this.connection();
     if (keys.length === 0) return [];
+    const split = this.split.active;
+    if (split) return routeByPart(split.layout, keys, (part, partKeys) => split.parts[part]!.add(partKeys));
     const result = new Array<boolean>(keys.length);
     const groups = this.groups(redis, keys, true);
     let uncounted = 0;
@@ -246,6 +310,8 @@ export class RedisBloomDedupStore implements DedupStore {
   async has(keys: readonly string[]): Promise<boolean[]> {
     const { redis } = await this.connection();
     if (keys.length === 0) return [];
+    const split = this.split.active;
+    if (split) return routeByPart(split.layout, keys, (part, partKeys) => split.parts[part]!.has(partKeys));
     const result = new Array<boolean>(keys.length);
     await Promise.all(
       this.groups(redis, keys, false).map(async (group) => {
@@ -260,6 +326,11 @@ export class RedisBloomDedupStore implements DedupStore {
   /** Shared totals from the meta hash; fill ratio and false-positive rate are the expected values for that many items. */
   async stats(): Promise<DedupStats> {
     const { redis } = await this.connection();
+    const split = this.split.active;
+    if (split) {
+      const parts = await Promise.all(split.parts.map((part) => part.stats()));
+      return sumStats(parts, { capacity: this.parameters.capacity, errorRate: this.parameters.errorRate });
+    }
     const [added, filtered] = await redis.hmget(this.keys.meta, NEW_FIELD, FILTERED_FIELD);
     const lengths = await Promise.all(this.keys.blocks.map((block) => redis.strlen(block)));
     const itemsAdded = Number(added ?? 0);
@@ -285,6 +356,8 @@ export class RedisBloomDedupStore implements DedupStore {
   async recordFiltered(count: number): Promise<void> {
     if (count <= 0) return;
     const { redis } = await this.connection();
+    // A split store counts filtered requests that reached no part (filtered in front of a queue) in part 0.
+    if (this.split.active) return this.split.active.parts[0]!.recordFiltered(count);
     await redis.hincrby(this.keys.meta, FILTERED_FIELD, count);
   }
 
@@ -303,6 +376,7 @@ export class RedisBloomDedupStore implements DedupStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.split.close();
     await this.holder?.close();
   }
 
@@ -324,14 +398,34 @@ export class RedisBloomDedupStore implements DedupStore {
       redis,
       planEnqueueFilter: (dedupKeys) => this.planEnqueueFilter(dedupKeys),
       enqueueFilterKeys: () => [...this.keys.blocks, this.keys.meta],
+      // On a sharded queue whose shards the whole filter cannot join (a Cluster), one part per shard.
+      splitEnqueueFilter:
+        redis && this.options.split !== false
+        ? (layout) =>
+            this.split.seamSplit(layout, redis, (l) => this.openForSplit(l), () => this.freeUnsplitBlocks())
+        : undefined,
     };
+  }
+
+  /**
+   * After this instance switched from the unsplit filter it opened to a split: the unsplit blocks it preallocated
+   * hold no key (the split is recorded only while the counters are 0) and nothing reads them any more, so they are
+   * deleted rather than left allocated.
+   */
+  private async freeUnsplitBlocks(): Promise<void> {
+    if (!this.openedUnsplit || !this.holder) return;
+    this.openedUnsplit = false;
+    const redis = this.holder.redis;
+    await Promise.all(this.keys.blocks.map((block) => redis.del(block)));
   }
 
   /**
    * Describes the check-and-set of these keys as 'bits' ops; does not touch Redis.
    * @param dedupKeys - dedup keys, in request order
+   * @throws {@link StoreLayoutMismatchError} when the store is split (a split store runs per part, in a sharded queue)
    */
   planEnqueueFilter(dedupKeys: string[]): EnqueueFilterPlan {
+    this.split.assertUnsplit('a plan for an unsharded queue');
     const metaIndex = this.keys.blocks.length;
     return {
       keys: [...this.keys.blocks, this.keys.meta],

@@ -7,6 +7,10 @@ import table from '../lua/reply-codes.json' with { type: 'json' };
 export const KEY_REPLY = table.results.key;
 /** Per-key results of bloom_has.lua. */
 export const HAS_REPLY = table.results.has;
+/** Results of meta_open.lua. */
+export const OPEN_REPLY = table.results.open;
+/** Result codes of split_claim.lua. */
+export const SPLIT_REPLY = table.results.split;
 /** Error reply prefixes, by name. */
 export const ERROR_REPLY = table.errors;
 /** Name of an error reply in the table; `mapScriptError` must have a class for each. */

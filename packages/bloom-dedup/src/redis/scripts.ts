@@ -4,6 +4,7 @@ import bloomHas from '../lua/bloom_has.lua';
 import bloomPrealloc from '../lua/bloom_prealloc.lua';
 import metaOpen from '../lua/meta_open.lua';
 import setAdd from '../lua/set_add.lua';
+import splitClaim from '../lua/split_claim.lua';
 import type { DedupError } from '../errors/dedup-error.js';
 import { IncompatibleFilterError } from '../errors/incompatible-filter-error.js';
 import { RedisScriptError } from '../errors/redis-script-error.js';
@@ -14,11 +15,11 @@ import { ERROR_REPLY, KEY_REPLY, type ErrorReplyName } from './reply-codes.js';
 const registry = createScriptRegistry({
   prefix: 'bd',
   version: PACKAGE_VERSION,
-  scripts: { bloomAdd, bloomHas, bloomPrealloc, metaOpen, setAdd },
+  scripts: { bloomAdd, bloomHas, bloomPrealloc, metaOpen, setAdd, splitClaim },
 });
 
 /** Name of one of this package's Lua operations. */
-export type ScriptName = 'bloomAdd' | 'bloomHas' | 'bloomPrealloc' | 'metaOpen' | 'setAdd';
+export type ScriptName = 'bloomAdd' | 'bloomHas' | 'bloomPrealloc' | 'metaOpen' | 'setAdd' | 'splitClaim';
 
 /** The ioredis command name of a script: `bd` + operation + version, e.g. `bdBloomAdd_0_1_0`.
  * @param name - the operation */

@@ -10,10 +10,11 @@ interface CommonRedisStoreOptions {
   redis: unknown;
   maxBatch?: number;
   connectTimeoutSecs?: number;
+  split?: unknown;
 }
 
 /**
- * Validates `key`, `redis`, `maxBatch` and `connectTimeoutSecs` of a Redis dedup store.
+ * Validates `key`, `redis`, `maxBatch`, `connectTimeoutSecs` and `split` of a Redis dedup store.
  * @throws {@link InvalidDedupOptionsError} naming the first bad option (a key that is only a hash tag, `{x}`, is
  *   refused: its derived keys are those of the key `x`)
  */
@@ -26,6 +27,9 @@ export function validateRedisStoreOptions(options: CommonRedisStoreOptions): voi
   // Bounded above: one script call carries the whole batch, and a huge one overflows the stack inside ioredis.
   if (options.maxBatch !== undefined && (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1 || options.maxBatch > MAX_BATCH)) {
     throw new InvalidDedupOptionsError(`maxBatch must be a whole number from 1 to ${MAX_BATCH}, got ${String(options.maxBatch)}; the default is 5000`);
+  }
+  if (options.split !== undefined && typeof options.split !== 'boolean') {
+    throw new InvalidDedupOptionsError(`split must be true or false, got ${JSON.stringify(options.split)}; the default is true`);
   }
   if (
     options.connectTimeoutSecs !== undefined &&

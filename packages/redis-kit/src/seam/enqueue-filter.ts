@@ -44,6 +44,39 @@ export interface EnqueueFilterSource {
   planEnqueueFilter(dedupKeys: string[]): EnqueueFilterPlan;
   /** Redis keys the store may touch (to check slots on a Cluster before attaching). */
   enqueueFilterKeys(): string[];
+  /**
+   * Optional (a source without it is never split: on a sharded queue whose shards it cannot all join, the wrapper
+   * filters in front of the queue, as before): describes this store split into one part per shard of a sharded
+   * queue, part s with every key in `layout.tags[s]`. Pure: must not touch Redis or change the store; the split
+   * takes effect when the sink awaits {@link EnqueueFilterSplit.prepare}.
+   * @param layout - the queue's shard tags and rule
+   * @returns the parts, or undefined when this store cannot split
+   */
+  splitEnqueueFilter?(layout: EnqueueFilterShardLayout): EnqueueFilterSplit | undefined;
+}
+
+/** A sharded queue's layout, as a sink hands it to {@link EnqueueFilterSource.splitEnqueueFilter}. */
+export interface EnqueueFilterShardLayout {
+  /** Each shard's hash tag, braces included, in shard order (2 to 256 of them). */
+  tags: string[];
+  /** The queue's shard rule: a request lands in shard `shardOf(uniqueKey, tags.length, shardBy)` (redis-kit's rule:
+   *  the first 48 bits of SHA-1 of `host:<hostname>` or `key:<uniqueKey>`, modulo the shard count). */
+  shardBy: 'host' | 'uniqueKey';
+}
+
+/** A source split into one part per shard (see {@link EnqueueFilterSource.splitEnqueueFilter}). */
+export interface EnqueueFilterSplit {
+  /** parts[s] runs in shard s's add script: every key of its plans in shard s's hash tag. */
+  parts: EnqueueFilterSource[];
+  /**
+   * The part a dedup key belongs to (the store's own has/add/forget route it there), or undefined when any part may
+   * take it. The sink refuses, before anything is written, a request whose dedup key belongs to another part than
+   * the request's shard: one key must always meet the same part.
+   */
+  partOf(dedupKey: string): number | undefined;
+  /** Records the split in Redis and opens the parts (idempotent; the sink awaits it before every add that runs a
+   *  part's plan). Rejects with the store's typed error when the store has another layout; nothing is written then. */
+  prepare(): Promise<void>;
 }
 
 /** The request fields a sink hands to `keyOf`. */
@@ -64,7 +97,8 @@ export interface AttachEnqueueFilterOptions {
 /** A request queue client that can run an enqueue filter inside its add script (crawlee-redis-queue). */
 export interface EnqueueFilterSink {
   /** True when this queue can run the source's plans in its own script: same Redis server and db (same connection
-   *  object, or same host/port/db), and on a Cluster every source key in the queue's slot. */
+   *  object, or same host/port/db), and on a Cluster every source key in the queue's slot; a sharded queue also
+   *  accepts a source that splits into parts each in its shard's slot. */
   canAttachEnqueueFilter(source: EnqueueFilterSource): boolean;
   /** From now on every add of this client runs the filter in its add script. */
   attachEnqueueFilter(source: EnqueueFilterSource, options?: AttachEnqueueFilterOptions): void;

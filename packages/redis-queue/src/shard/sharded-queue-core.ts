@@ -17,6 +17,7 @@ import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { ADD_ADDED, ADD_PRESENT, ADD_PRESENT_HANDLED } from '../queue/reply-codes.js';
 import { NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
+import { ShardFilter } from './shard-filter.js';
 import { ShardHead } from './shard-head.js';
 import { assertNotShardName, shardQueueKeys } from './shard-keys.js';
 import { ShardMemory } from './shard-memory.js';
@@ -59,6 +60,7 @@ export class ShardedQueueCore implements QueueCoreApi {
     // Each shard's 'bits' filter is sized for its share of the expected count, so S shards cost one queue's filter.
     const shardCtx: QueueContext = { ...ctx, workerStats: undefined, startUrls: undefined, handledStore: shardHandledStore(ctx.handledStore, ctx.shards) };
     this.cores = Array.from({ length: ctx.shards }, (_, s) => new QueueCore(shardCtx, id, clientKey, shardQueueKeys(ctx.keyPrefix, id, s, ctx.shards)));
+    this.shardFilter = new ShardFilter(this.cores, ctx.shardBy);
     this.head = new ShardHead(this.cores, (rid, s) => {
       this.memory.remember(rid, s);
       this.held.add(rid);
@@ -92,18 +94,14 @@ export class ShardedQueueCore implements QueueCoreApi {
   /** The uniqueKey transform, applied here before the shard is chosen (the shard is a function of the uniqueKey). */
   readonly addPath: QueueCoreApi['addPath'];
 
-  /** A filter attaches to every shard's add script: only when each shard can run its plans atomically (one standalone
-   * Redis; on a Cluster the store's keys sit on other slots, so `withDedup` filters in front of the queue). */
+  /** The enqueue filter (src/shard/shard-filter.ts): whole in every shard's add script on one standalone Redis;
+   * on a Cluster a store that splits runs part s in shard s's script; otherwise `withDedup` filters in front. */
+  private readonly shardFilter: ShardFilter;
+
   readonly filter: QueueCoreApi['filter'] = {
-    canAttach: (source) => this.cores.every((core) => core.filter.canAttach(source)),
-    attach: (source, options) => {
-      // A shard that cannot run the plans throws the typed error from its own attach, before any shard is attached.
-      this.cores.find((core) => !core.filter.canAttach(source))?.filter.attach(source, options);
-      for (const core of this.cores) core.filter.attach(source, options);
-    },
-    detach: () => {
-      for (const core of this.cores) core.filter.detach();
-    },
+    canAttach: (source) => this.shardFilter.canAttach(source),
+    attach: (source, options) => this.shardFilter.attach(source, options),
+    detach: () => this.shardFilter.detach(),
   };
 
   readonly locks: QueueCoreApi['locks'] = {
@@ -186,7 +184,7 @@ export class ShardedQueueCore implements QueueCoreApi {
 
   /**
    * Adds requests, each to the shard of its uniqueKey (one add path per shard, the shards in parallel). Every request
-   * is checked before any shard is written, so a bad one means nothing is written.
+   * is checked before any shard is written (a split enqueue filter's part too), so a bad one means nothing is written.
    * @param requests - the requests
    * @param forefront - at the head (of their shard)
    * @throws {@link InvalidRequestError} when any request cannot be stored
@@ -203,6 +201,7 @@ export class ShardedQueueCore implements QueueCoreApi {
       if (group) group.push(i);
       else groups.set(s, [i]);
     });
+    await this.shardFilter.beforeAdd(new Map([...groups].map(([s, indexes]) => [s, indexes.map((i) => keyed[i]!)])));
     const out = new Array<ProcessedRequest>(keyed.length);
     await Promise.all(
       [...groups].map(async ([s, indexes]) => {
