@@ -16,7 +16,7 @@
   ARGV[2] at most this many items
   ARGV[3] lease in ms (the caller's lock time: a claim comes back like an expired lock)
   ARGV[4] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
-  ARGV[5] id of a new claim (random, from the caller)
+  ARGV[5] id of a new claim (random, from the caller; a call run twice with one id returns the same claim)
 
   Returns (codes in src/lua/reply-codes.json, feedClaim):
     { FEED_CLAIM_REPLAYED, id, raw... }  an expired claim, leased again to the caller (checked before the feed, so a
@@ -37,20 +37,32 @@ local function fieldsOf(id, from, to)
   return fields
 end
 
+-- Leases claim `id` to the caller and returns its items, or nil when its record is gone.
+local function leaseClaim(code, id)
+  local n = tonumber(redis.call('HGET', KEYS[3], id .. ':n'))
+  if not n then return nil end
+  redis.call('ZADD', KEYS[2], expiry, id)
+  local reply = { code, id }
+  for from = 0, n - 1, CHUNK do
+    local items = redis.call('HMGET', KEYS[3], unpack(fieldsOf(id, from, math.min(n - 1, from + CHUNK - 1))))
+    for i = 1, #items do reply[#reply + 1] = items[i] end
+  end
+  return reply
+end
+
+-- 0. This very call, run again (the connection retried it after a lost reply): the same claim, not a second batch
+-- over the first one's record.
+if redis.call('ZSCORE', KEYS[2], ARGV[5]) then
+  local again = leaseClaim(FEED_CLAIM_CLAIMED, ARGV[5])
+  if again then return again end
+end
+
 -- 1. An expired claim first: its worker died (or stalled) between the claim and the commit.
 for _ = 1, 10 do
   local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, 1)[1]
   if not expired then break end
-  local n = tonumber(redis.call('HGET', KEYS[3], expired .. ':n'))
-  if n then
-    redis.call('ZADD', KEYS[2], expiry, expired)
-    local reply = { FEED_CLAIM_REPLAYED, expired }
-    for from = 0, n - 1, CHUNK do
-      local items = redis.call('HMGET', KEYS[3], unpack(fieldsOf(expired, from, math.min(n - 1, from + CHUNK - 1))))
-      for i = 1, #items do reply[#reply + 1] = items[i] end
-    end
-    return reply
-  end
+  local reply = leaseClaim(FEED_CLAIM_REPLAYED, expired)
+  if reply then return reply end
   redis.call('ZREM', KEYS[2], expired) -- a claim without its record (edited by hand): nothing to replay
 end
 

@@ -9,6 +9,7 @@ import { StartUrlFeedTypeError } from '../../src/errors/start-url-feed-type-erro
 import { claimFeedBatch, feedClaimKeys } from '../../src/feed/feed-claims.js';
 import { ConnectionHandle } from '../../src/redis/connection.js';
 import { queueKeys } from '../../src/redis/keys.js';
+import { runScriptBuffer } from '../../src/redis/scripts.js';
 import { shardQueueKeys } from '../../src/shard/shard-keys.js';
 import { shardOf } from '../../src/shard/shard-of.js';
 import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
@@ -134,6 +135,17 @@ describe(`start-URL feed into a sharded queue (shards: ${S}, standalone)`, () =>
     expect(third).toEqual({ got: [], queueHasLockedRequests: false });
     expect(await w.redis.zcard(claims.claims)).toBe(0);
     expect(await w.admin().stats()).toMatchObject(stats);
+  });
+
+  it('a claim call run twice with one id (the connection retried it after a lost reply) returns the same batch, not a second one over it', async () => {
+    const { w, feedKey, claims } = feedWorld();
+    await w.redis.rpush(feedKey, url(1), url(2), url(3), url(4));
+    const call = () => runScriptBuffer(w.redis, 'claimFeedBatch', [feedKey, claims.claims, claims.claimed], ['list', 2, 60_000, '0', 'same-id']) as Promise<Buffer[]>;
+    const first = await call();
+    const again = await call();
+    expect(again.slice(1).map(String)).toEqual(first.slice(1).map(String));
+    expect(first.slice(2).map(String)).toEqual([url(1), url(2)]);
+    expect(await w.redis.lrange(feedKey, 0, -1)).toEqual([url(3), url(4)]);
   });
 
   it('alwaysEnqueue: a replayed claim gives each item the same uniqueKey again (enqueued once per feed item)', async () => {
