@@ -20,7 +20,6 @@ import { AdminShards } from '../shard/admin-shards.js';
 import { takeOverIntoShards } from '../shard/take-over-into-shards.js';
 import { deleteDeadLetters, readDeadLetters } from './read-dead-letters.js';
 import { requeueDeadLetterEntries } from './requeue-dead-letters.js';
-import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import { shardOf } from '../shard/shard-of.js';
 import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCounts, sumStats } from '../shard/shard-admin-parts.js';
 

@@ -32,7 +32,7 @@ afterAll(async () => {
 
 describe(`sharded queue (shards: ${SHARDS}) on a 3-master Redis Cluster: feed and takeover`, () => {
   it('a consumer killed between the pop and the add loses nothing; 3 consumer processes handle every feed item exactly once', async () => {
-    await feedKillScenario(redis as unknown as RedisConnection, { clusterNodes: cluster.nodes }, SHARDS, 3, 300);
+    await feedKillScenario(redis, { clusterNodes: cluster.nodes }, SHARDS, 3, 300);
   }, 300_000);
 
   it('a takeover moves every request once into the shard of its uniqueKey; a re-run after a crash between the steps stores nothing twice', async () => {
@@ -56,7 +56,7 @@ print(json.dumps([pickle.dumps(Request('https://h%d.example/p%d' % (i % 30, i), 
     await zadd();
     const shardSlots = Array.from({ length: SHARDS }, (_, s) => slotOf(shardQueueKeys(keyPrefix, name, s, SHARDS).tag));
     expect(shardSlots).not.toContain(slotOf(key));
-    const admin = new RedisQueueAdmin({ redis: redis as unknown as RedisConnection, keyPrefix, name });
+    const admin = new RedisQueueAdmin({ redis: redis, keyPrefix, name });
     expect(await admin.takeOverScrapyRequests({ key, batchSize: 50 })).toEqual({ moved: 240, alreadyPresent: 0, deadLettered: 0, gone: 0, batches: 5 });
     expect(await redis.exists(key)).toBe(0);
     const totals = await Promise.all(shardSlots.map((_, s) => redis.hget(shardQueueKeys(keyPrefix, name, s, SHARDS).meta, 'total').then(Number)));

@@ -4,7 +4,6 @@
 // enqueued twice); a worker does not finish while another worker's claimed batch is on its way.
 import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { RequestQueueHeadItem } from '../../src/crawlee-types.js';
 import { StartUrlFeedTypeError } from '../../src/errors/start-url-feed-type-error.js';
 import { claimFeedBatch, feedClaimKeys } from '../../src/feed/feed-claims.js';
 import { ConnectionHandle } from '../../src/redis/connection.js';
@@ -54,7 +53,7 @@ async function consume(c: RedisRequestQueueClient, lockSecs = 60): Promise<strin
       await new Promise((resolve) => setTimeout(resolve, 20));
       continue;
     }
-    for (const item of head.items as RequestQueueHeadItem[]) {
+    for (const item of head.items) {
       got.push(item.url);
       await c.updateRequest({ url: item.url, uniqueKey: item.uniqueKey, id: item.id, handledAt: new Date().toISOString() });
     }
