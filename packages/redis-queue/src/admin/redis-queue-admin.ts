@@ -17,9 +17,9 @@ import { mergePolitenessStats } from '../shard/shard-politeness.js';
 import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
 import { listFailed, requeueFailed, type FailedRequest, type ListFailedOptions, type RequeueFailedOptions } from './failed-requests.js';
 import { AdminShards } from '../shard/admin-shards.js';
+import { takeOverIntoShards } from '../shard/take-over-into-shards.js';
 import { deleteDeadLetters, readDeadLetters } from './read-dead-letters.js';
 import { requeueDeadLetterEntries } from './requeue-dead-letters.js';
-import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import { shardOf } from '../shard/shard-of.js';
 import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCounts, sumStats } from '../shard/shard-admin-parts.js';
 
@@ -259,7 +259,8 @@ export class RedisQueueAdmin {
    * Takes over a scrapy-redis frontier: moves the pending requests of `<spider>:requests` (pickled or JSON request
    * dicts, in a sorted set or a list) into this queue, in batches, each batch atomic on one Redis. Run it after
    * stopping the Scrapy fleet (scrapy-redis loses the requests its workers popped when they die). The requests keep
-   * Scrapy's pop order (highest priority first) and go to the queue's tail; Scrapy's fields go to
+   * Scrapy's pop order (highest priority first) and go to the queue's tail (on a sharded queue: each to the tail of
+   * the shard of its uniqueKey, src/shard/take-over-into-shards.ts); Scrapy's fields go to
    * `userData.scrapy`, its callback name to `userData.label`. Entries that cannot be read go to the dead letters
    * with the reason. Killed at any point and run again, it loses nothing and stores nothing twice. The enqueue filter
    * is bypassed (Scrapy's dupefilter already holds these requests' fingerprints).
@@ -270,7 +271,8 @@ export class RedisQueueAdmin {
    * @throws {@link TakeoverSourceChangedError} when a list frontier keeps changing (Scrapy still running)
    */
   async takeOverScrapyRequests(options: TakeOverScrapyRequestsOptions): Promise<TakeOverScrapyRequestsResult> {
-    if (await this.shardAdmins.layout()) throw new UnsupportedOperationError(`request queue "${this.name}" is sharded; a takeover into a sharded queue is not supported yet: take over into an unsharded queue`);
+    const sharded = await this.shardAdmins.layout();
+    if (sharded) return takeOverIntoShards(sharded.parts.map((part) => part.scripts), sharded.shardBy, options);
     return takeOverScrapyRequests(this.scripts, options);
   }
 

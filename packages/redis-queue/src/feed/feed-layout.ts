@@ -8,7 +8,9 @@ import { isCluster } from '../redis/connection.js';
 export type FeedKeyLayout = 'list' | 'set' | 'zset' | 'none';
 
 const READABLE: Record<string, FeedKeyLayout> = { list: 'list', set: 'set', zset: 'zset', none: 'none' };
-const EXPECTED = { list: 'a list', set: 'a set', zset: 'a sorted set', auto: 'a list, a set or a sorted set' } as const;
+/** What each configured layout accepts, in words (for {@link StartUrlFeedTypeError}). */
+export const EXPECTED_FEED_TYPE = { list: 'a list', set: 'a set', zset: 'a sorted set', auto: 'a list, a set or a sorted set' } as const;
+const EXPECTED = EXPECTED_FEED_TYPE;
 
 function isWrongType(error: unknown): boolean {
   return error instanceof Error && /WRONGTYPE/.test(error.message);

@@ -79,9 +79,12 @@ function fromObject(item: Record<string, unknown>): Record<string, unknown> | st
  * @param uniqueKeyTransform - the queue's registered uniqueKey transform (e.g. the Scrapy fingerprint), applied to
  *   an item without an explicit uniqueKey, exactly as to requests added through the API; without one, Crawlee's
  *   own uniqueKey
+ * @param itemTag - with `alwaysEnqueue`, what makes the uniqueKey unique (`<uniqueKey>#feed:<itemTag>`): the same
+ *   for every read of one item (a feed claim's id and the item's index, so a replayed claim adds it once); default
+ *   a random UUID
  * @returns the encoded request, or the reason for the dead letters
  */
-export function parseStartUrlItem(raw: Buffer, alwaysEnqueue: boolean, uniqueKeyTransform?: UniqueKeyTransform): ParsedFeedItem {
+export function parseStartUrlItem(raw: Buffer, alwaysEnqueue: boolean, uniqueKeyTransform?: UniqueKeyTransform, itemTag?: string): ParsedFeedItem {
   let text = decodeFeedText(raw);
   if (text === undefined) return { kind: 'd', reason: 'item is not valid UTF-8' };
   text = text.trim();
@@ -104,7 +107,7 @@ export function parseStartUrlItem(raw: Buffer, alwaysEnqueue: boolean, uniqueKey
     options = `JSON ${parsed === null ? 'null' : Array.isArray(parsed) ? 'array' : typeof parsed} is neither a URL nor an object`;
   }
   if (typeof options === 'string') return { kind: 'd', reason: options };
-  return toFeedRequest(options, alwaysEnqueue, uniqueKeyTransform);
+  return toFeedRequest(options, alwaysEnqueue, uniqueKeyTransform, itemTag);
 }
 
 /**
@@ -114,13 +117,14 @@ export function parseStartUrlItem(raw: Buffer, alwaysEnqueue: boolean, uniqueKey
  * @param options - Crawlee request options read from the item
  * @param alwaysEnqueue - give the request a unique uniqueKey so it is never deduplicated
  * @param uniqueKeyTransform - the queue's registered uniqueKey transform, or undefined
+ * @param itemTag - with `alwaysEnqueue`, the suffix that makes the uniqueKey unique (default: a random UUID)
  * @returns the encoded request, or the reason for the dead letters
  */
-export function toFeedRequest(options: Record<string, unknown>, alwaysEnqueue: boolean, uniqueKeyTransform?: UniqueKeyTransform): ParsedFeedItem {
+export function toFeedRequest(options: Record<string, unknown>, alwaysEnqueue: boolean, uniqueKeyTransform?: UniqueKeyTransform, itemTag?: string): ParsedFeedItem {
   try {
     const keyed = uniqueKeyTransform && options.uniqueKey === undefined ? uniqueKeyTransform({ ...options }) : options;
     const request = new Request(keyed as unknown as ConstructorParameters<typeof Request>[0]);
-    if (alwaysEnqueue && options.uniqueKey === undefined) request.uniqueKey = `${request.uniqueKey}#feed:${randomUUID()}`;
+    if (alwaysEnqueue && options.uniqueKey === undefined) request.uniqueKey = `${request.uniqueKey}#feed:${itemTag ?? randomUUID()}`;
     return { kind: 'r', request: encodeRequest(request) };
   } catch (error) {
     return { kind: 'd', reason: `not a valid request: ${(error as Error).message}` };

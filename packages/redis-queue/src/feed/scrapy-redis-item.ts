@@ -102,9 +102,10 @@ function fromObject(item: Record<string, unknown>, text: string): Record<string,
  * @param raw - the item's bytes
  * @param alwaysEnqueue - give the request a unique uniqueKey so it is never deduplicated
  * @param uniqueKeyTransform - the queue's registered uniqueKey transform (e.g. the Scrapy fingerprint), or undefined
+ * @param itemTag - with `alwaysEnqueue`, the suffix that makes the uniqueKey unique (see `parseStartUrlItem`)
  * @returns the encoded request, or the reason for the dead letters
  */
-export function parseScrapyRedisItem(raw: Buffer, alwaysEnqueue: boolean, uniqueKeyTransform?: UniqueKeyTransform): ParsedFeedItem {
+export function parseScrapyRedisItem(raw: Buffer, alwaysEnqueue: boolean, uniqueKeyTransform?: UniqueKeyTransform, itemTag?: string): ParsedFeedItem {
   const text = decodeFeedText(raw);
   if (text === undefined) return { kind: 'd', reason: 'item is not valid UTF-8' };
   let parsed: unknown;
@@ -128,5 +129,5 @@ export function parseScrapyRedisItem(raw: Buffer, alwaysEnqueue: boolean, unique
     options = `JSON ${typeName(parsed)} is neither a URL nor an object (scrapy-redis cannot read it either)`;
   }
   if (typeof options === 'string') return { kind: 'd', reason: options };
-  return toFeedRequest(options, alwaysEnqueue, uniqueKeyTransform);
+  return toFeedRequest(options, alwaysEnqueue, uniqueKeyTransform, itemTag);
 }

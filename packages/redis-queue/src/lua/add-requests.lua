@@ -34,8 +34,9 @@
           FEED_STEP_POPPED (items already popped), FEED_STEP_SREM / FEED_STEP_ZREM (remove each member, commit the
           ones removed)
   ARGV[5..] without a feed step, triples: request id, request record, handled ('1' when it arrives already handled);
-            with a feed step, quadruples: raw item bytes, kind ('r' request | 'd' dead letter), request id (or ''),
-            request record (for 'r') or reason (for 'd')
+            with a feed step, quadruples: raw item bytes, kind ('r' request | 'd' dead letter), request id (for 'd':
+            '' for the next `feed-<n>`, or the dead letter's own id, written only if absent), request record (for
+            'r') or reason (for 'd')
   ARGV[last] only on a queue created with politeness: NUL then a JSON array with the host key of each entry ('' for
           'd'); new requests go to their host's queue (includes/polite.lua) instead of the fifo / front lists, with
           an order from meta `pseq` (FIFO) or `fseq` (forefront), so a polite queue's lists stay empty
@@ -117,9 +118,14 @@ for i = 1, n do
     if kind ~= 'd' then requestIndex = requestIndex + 1 end
     res[i] = ADD_FEED_TAKEN
   elseif kind == 'd' then
-    local deadId = 'feed-' .. redis.call('HINCRBY', KEYS[1], 'deadSeq', 1)
-    redis.call('HSET', KEYS[7], deadId, raw)
-    redis.call('HSET', KEYS[8], deadId, cjson.encode({ reason = json, source = 'feed', at = now }))
+    -- A named dead letter (an item of a feed claim, src/feed/feed-claims.ts) is written once, however often its
+    -- claim is replayed; an unnamed one gets the next number.
+    if id == '' or redis.call('HEXISTS', KEYS[7], id) == 0 then
+      local deadId = id
+      if deadId == '' then deadId = 'feed-' .. redis.call('HINCRBY', KEYS[1], 'deadSeq', 1) end
+      redis.call('HSET', KEYS[7], deadId, raw)
+      redis.call('HSET', KEYS[8], deadId, cjson.encode({ reason = json, source = 'feed', at = now }))
+    end
     res[i] = ADD_DEAD_LETTERED
   else
     requestIndex = requestIndex + 1

@@ -17,8 +17,9 @@ import type { WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import type { QueuePoliteness } from '../politeness/queue-politeness.js';
 
-/** One item of a start-URL feed batch: a request, or the reason it cannot be one. */
-export type FeedEntry = { raw: Buffer; request: EncodedRequest } | { raw: Buffer; reason: string };
+/** One item of a start-URL feed batch: a request, or the reason it cannot be one. With `deadLetterId`, a dead
+ * letter of the item is written under that id, once (an item of a feed claim, which a replay may add again). */
+export type FeedEntry = ({ raw: Buffer; request: EncodedRequest } | { raw: Buffer; reason: string }) & { deadLetterId?: string };
 
 /** How a feed batch reached the caller: read from a list (the script checks the head and trims it), read from a set
  * or sorted set (the script removes each member and commits only those it removed), or already popped. */
@@ -114,7 +115,7 @@ export class AddPath {
         this.politeness.hostKeyOf(entry.request.url);
         return entry;
       } catch (error) {
-        return { raw: entry.raw, reason: error instanceof Error ? error.message : String(error) };
+        return { raw: entry.raw, reason: error instanceof Error ? error.message : String(error), deadLetterId: entry.deadLetterId };
       }
     });
     const requests = entries.flatMap((e) => ('request' in e ? [e.request] : []));
@@ -123,7 +124,7 @@ export class AddPath {
     const politeArg = this.politeness?.addArg(entries.map((e) => ('request' in e ? e.request.url : undefined)));
     for (const entry of entries) {
       if ('request' in entry) args.push(entry.raw, 'r', entry.request.id, entry.request.record);
-      else args.push(entry.raw, 'd', '', entry.reason);
+      else args.push(entry.raw, 'd', entry.deadLetterId ?? '', entry.reason);
     }
     if (politeArg !== undefined) args.push(politeArg);
     const extraKeys = step.kind === 'popped' ? keys : [...keys, step.feedKey];

@@ -9,7 +9,8 @@ import type {
   RequestSchema,
   UpdateRequestSchema,
 } from '../crawlee-types.js';
-import { StartUrlFeed } from '../feed/start-url-feed.js';
+import { StartUrlFeed, type FeedSource } from '../feed/start-url-feed.js';
+import { checkStartUrlFeed, drainStartUrls } from '../feed/drain-start-urls.js';
 import { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
 import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
 import { AddPath } from './add-path.js';
@@ -90,7 +91,14 @@ export class QueueCore {
         clockOffsetMs: ctx.clockOffsetMs,
       }) ?? NO_WORKER_STATS;
     this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize, this.workerStats, this.politeness);
-    if (ctx.startUrls) this.feed = new StartUrlFeed(this.scripts, this.addPath, ctx.startUrls, ctx.clockOffsetMs);
+    const feed = ctx.startUrls;
+    if (feed) {
+      const source: FeedSource = {
+        check: () => checkStartUrlFeed(this.scripts, feed),
+        drain: async (warnings) => ({ consumed: await drainStartUrls(this.scripts, this.addPath, feed, warnings), busy: false }),
+      };
+      this.feed = new StartUrlFeed(source, ctx.connection, feed.maxIdleSecs, ctx.clockOffsetMs);
+    }
     this.locks = new QueueLocks(this.scripts, this.ledger, this.batches, ctx, clientKey, (i, raw, reason) => this.deadLetter(i, raw, reason));
   }
 
@@ -271,7 +279,7 @@ export class QueueCore {
     const lockMs = this.locks.checkLockArgs(limit, lockSecs);
     await this.ensureFormat();
     let result = await this.locks.lockHead(limit, lockSecs, lockMs);
-    if (limit > 0 && this.feed) result = await this.feed.fill(result, () => this.locks.lockHead(limit, lockSecs, lockMs));
+    if (limit > 0 && this.feed) result = await this.feed.fill(result, () => this.locks.lockHead(limit, lockSecs, lockMs), lockSecs);
     this.workerStats.locked(result.items.length);
     return result;
   }

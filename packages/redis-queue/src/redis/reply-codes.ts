@@ -7,6 +7,8 @@ import table from '../lua/reply-codes.json' with { type: 'json' };
 export const ADD_REPLY = table.results.add;
 /** Whole-call results of add-requests.lua with a feed step. */
 export const FEED_REPLY = table.results.feed;
+/** Results of claim-feed-batch.lua (first element of its reply). */
+export const FEED_CLAIM_REPLY = table.results.feedClaim;
 /** Results of delete-request.lua. */
 export const DELETE_REPLY = table.results.delete;
 /** Results of dead-letter-request.lua. */

@@ -1,5 +1,6 @@
 import { createScriptRegistry, type ScriptArg } from '@crawlee-distributed/redis-kit';
 import addRequests from '../lua/add-requests.lua';
+import claimFeedBatch from '../lua/claim-feed-batch.lua';
 import claimShardLayout from '../lua/claim-shard-layout.lua';
 import createQueue from '../lua/create-queue.lua';
 import deadLetterRequest from '../lua/dead-letter-request.lua';
@@ -33,6 +34,7 @@ const registry = createScriptRegistry({
   scripts: {
     addRequests,
     backOffHost,
+    claimFeedBatch,
     claimShardLayout,
     createQueue,
     deadLetterRequest,
@@ -60,6 +62,7 @@ const registry = createScriptRegistry({
 export type ScriptName =
   | 'addRequests'
   | 'backOffHost'
+  | 'claimFeedBatch'
   | 'claimShardLayout'
   | 'createQueue'
   | 'deadLetterRequest'

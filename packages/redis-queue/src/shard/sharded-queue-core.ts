@@ -18,7 +18,9 @@ import { ADD_ADDED, ADD_PRESENT, ADD_PRESENT_HANDLED } from '../queue/reply-code
 import { NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import { ShardFilter } from './shard-filter.js';
+import { StartUrlFeed } from '../feed/start-url-feed.js';
 import { ShardHead } from './shard-head.js';
+import { ShardedFeedDrain } from './sharded-feed-drain.js';
 import { assertNotShardName, shardQueueKeys } from './shard-keys.js';
 import { ShardMemory } from './shard-memory.js';
 import { shardOf, shardOfKey } from './shard-of.js';
@@ -79,7 +81,14 @@ export class ShardedQueueCore implements QueueCoreApi {
     this.workerStats =
       ctx.workerStats?.create({ connection: ctx.connection, keys: this.keys, clientKey, lockCount: () => this.held.size, clockOffsetMs: ctx.clockOffsetMs }) ??
       NO_WORKER_STATS;
+    if (ctx.startUrls) {
+      const target = { cores: this.cores, shardBy: ctx.shardBy, rootTag: this.keys.tag, polite: ctx.politeness !== undefined, workerStats: this.workerStats, clockOffsetMs: ctx.clockOffsetMs };
+      this.feed = new StartUrlFeed(new ShardedFeedDrain(target, ctx.startUrls), ctx.connection, ctx.startUrls.maxIdleSecs, ctx.clockOffsetMs);
+    }
   }
+
+  /** The start-URL feed (claimed batch by batch into the shards: src/shard/sharded-feed-drain.ts), or undefined. */
+  private readonly feed?: StartUrlFeed;
 
   /** Shard 0's scripts: producer leases live there (a lease in any one shard keeps the queue open, since a call
    * that finds no work asks every shard). */
@@ -142,8 +151,10 @@ export class ShardedQueueCore implements QueueCoreApi {
     return typeof request?.uniqueKey === 'string' ? shardOf(request.uniqueKey, this.cores.length, this.ctx.shardBy) : 0;
   }
 
-  /** Creates every shard's metadata (the count was claimed by the caller) and registers the queue once by its id. */
+  /** Checks the start-URL feed keys' types, creates every shard's metadata (the count was claimed by the caller) and
+   * registers the queue once by its id. @throws {@link StartUrlFeedTypeError} for a feed key of another type */
   async ensureCreated(name: string | undefined): Promise<void> {
+    await this.feed?.check();
     await Promise.all(this.cores.map((core) => core.ensureCreated(name)));
   }
 
@@ -249,14 +260,17 @@ export class ShardedQueueCore implements QueueCoreApi {
   }
 
   /**
-   * Locks up to `limit` requests from one shard (src/shard/shard-head.ts).
+   * Locks up to `limit` requests from one shard (src/shard/shard-head.ts); when no shard has any available and a
+   * start-URL feed is configured, claims one feed batch into the shards and locks again (and keeps
+   * `queueHasLockedRequests` true while another worker's claimed batch is not yet added, and during `maxIdleSecs`).
    * @param limit - requests to lock (0 to 1000)
-   * @param lockSecs - lock time in seconds
+   * @param lockSecs - lock time in seconds (also the lease of a claimed feed batch)
    * @throws {@link InvalidOptionsError} for a bad limit or lock time
    */
   async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
     this.cores[0]!.locks.checkLockArgs(limit, lockSecs);
-    const result = await this.head.lockHead(limit, lockSecs);
+    let result = await this.head.lockHead(limit, lockSecs);
+    if (limit > 0 && this.feed) result = await this.feed.fill(result, () => this.head.lockHead(limit, lockSecs), lockSecs);
     this.workerStats.locked(result.items.length);
     return result;
   }

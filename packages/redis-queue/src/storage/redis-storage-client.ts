@@ -128,7 +128,8 @@ export interface RedisStorageClientOptions {
    * every shard. FIFO (and forefront-first) holds within a shard; across shards the order is the rotation of each
    * client over the shards, not global. Every client of one queue must use the same count: another count is refused
    * with {@link ShardLayoutMismatchError} (also for a queue created before counts were recorded, which has 1).
-   * Not combined with `startUrls` yet (refused). 1 to 256. @defaultValue 1 (one hash tag: today's keys, unchanged) */
+   * A start-URL feed (`startUrls`) puts each item into the shard of its uniqueKey, through a claim in the feed
+   * key's slot that a killed worker's successor replays. 1 to 256. @defaultValue 1 (one hash tag: today's keys, unchanged) */
   shards?: number;
   /** What a request's shard is a function of, with `shards` > 1: `'host'`, the host of a uniqueKey that is an
    * absolute http(s) URL (one host's requests stay in one shard; any other uniqueKey, e.g. a Scrapy fingerprint, is
@@ -214,9 +215,6 @@ export class RedisStorageClient implements StorageClient {
       throw new InvalidOptionsError(`shardBy must be 'host' or 'uniqueKey' (got ${JSON.stringify(shardBy)})`);
     }
     if (politeness) checkShardedPoliteness(shards, shardBy, options.politeness?.hostKey !== undefined);
-    if (shards > 1 && feed) {
-      throw new InvalidOptionsError('startUrls cannot be combined with shards > 1 yet: feed items would bypass the shard rule; seed a sharded queue with addRequests');
-    }
     const stats = workerStatsSettings(options.workerStats);
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, failoverTimeoutSecs);
     this.redis = this.connection.redis;

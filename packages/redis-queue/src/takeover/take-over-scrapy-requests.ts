@@ -17,15 +17,27 @@ const REDIS_TYPE: Record<ScrapyQueueClass, string> = { priority: 'zset', fifo: '
 const SOURCE_STEP: Record<ScrapyQueueClass, string> = { priority: 'zset', fifo: 'fifo', lifo: 'lifo' };
 
 /** Reads the next batch in Scrapy's pop order (scrapy_redis/queue.py): lowest score first, the right end, the left end. */
-async function readBatch(scripts: QueueScripts, key: string, queueClass: ScrapyQueueClass, n: number): Promise<Buffer[]> {
+export async function readBatch(scripts: QueueScripts, key: string, queueClass: ScrapyQueueClass, n: number): Promise<Buffer[]> {
   const redis = scripts.connection.redis;
   if (queueClass === 'priority') return scripts.connection.run(() => redis.zrangeBuffer(key, '0', String(n - 1)));
   if (queueClass === 'lifo') return scripts.connection.run(() => redis.lrangeBuffer(key, 0, n - 1));
   return (await scripts.connection.run(() => redis.lrangeBuffer(key, -n, -1))).reverse();
 }
 
+/**
+ * Checks that the frontier key is the Redis type its queue class writes (or missing).
+ * @throws {@link InvalidOptionsError} naming the queueClass to use
+ */
+export async function checkSourceType(scripts: QueueScripts, key: string, queueClass: ScrapyQueueClass): Promise<void> {
+  const type = await scripts.connection.run(() => scripts.connection.redis.type(key));
+  if (type !== 'none' && type !== REDIS_TYPE[queueClass]) {
+    const hint = type === 'zset' ? "'priority'" : type === 'list' ? "'fifo' or 'lifo'" : 'none: it is not a scrapy-redis frontier';
+    throw new InvalidOptionsError(`${key} is a Redis ${type}, not a ${REDIS_TYPE[queueClass]}: queueClass ${JSON.stringify(queueClass)} does not match (use ${hint})`);
+  }
+}
+
 /** The dead-letter id of an unreadable entry: from its bytes, so a batch run twice writes one letter. */
-function deadLetterId(raw: Buffer): string {
+export function deadLetterId(raw: Buffer): string {
   return `takeover-${createHash('sha1').update(raw).digest('hex').slice(0, 16)}`;
 }
 
@@ -59,11 +71,7 @@ export async function takeOverScrapyRequests(scripts: QueueScripts, input: TakeO
   const options = checkTakeoverOptions(input);
   const { key, queueClass, batchSize } = options;
   const redis = scripts.connection.redis;
-  const type = await scripts.connection.run(() => redis.type(key));
-  if (type !== 'none' && type !== REDIS_TYPE[queueClass]) {
-    const hint = type === 'zset' ? "'priority'" : type === 'list' ? "'fifo' or 'lifo'" : 'none: it is not a scrapy-redis frontier';
-    throw new InvalidOptionsError(`${key} is a Redis ${type}, not a ${REDIS_TYPE[queueClass]}: queueClass ${JSON.stringify(queueClass)} does not match (use ${hint})`);
-  }
+  await checkSourceType(scripts, key, queueClass);
   const atomic = !isCluster(redis) || slotOf(key) === slotOf(scripts.keys.tag);
   const result: TakeOverScrapyRequestsResult = { moved: 0, alreadyPresent: 0, deadLettered: 0, gone: 0, batches: 0 };
   let changed = 0;
@@ -97,8 +105,9 @@ export async function takeOverScrapyRequests(scripts: QueueScripts, input: TakeO
   }
 }
 
-/** Second step on another Cluster slot: the entries are stored; now take them off Scrapy's key. */
-async function removeFromSource(scripts: QueueScripts, key: string, queueClass: ScrapyQueueClass, raws: Buffer[]): Promise<void> {
+/** Second step on another Cluster slot (or with the requests in several shards): the entries are stored; now take
+ * them off Scrapy's key. */
+export async function removeFromSource(scripts: QueueScripts, key: string, queueClass: ScrapyQueueClass, raws: Buffer[]): Promise<void> {
   const redis = scripts.connection.redis;
   if (queueClass === 'priority') {
     await scripts.connection.run(() => redis.zrem(key, ...raws));

@@ -13,6 +13,7 @@ import { resolveLuaIncludes } from '@crawlee-distributed/redis-kit/build';
 import { queueKeys, type QueueKeys } from '../../src/redis/keys.js';
 import { allShardKeys, shardQueueKeys } from '../../src/shard/shard-keys.js';
 import { shardOf } from '../../src/shard/shard-of.js';
+import { feedClaimKeys } from '../../src/feed/feed-claims.js';
 import { createBackend, type BackendKind, type TestBackend } from '../helpers/backends.js';
 import { createWorld, names, req, type QueueWorld } from '../helpers/world.js';
 import type { RedisStorageClientOptions } from '../../src/storage/redis-storage-client.js';
@@ -44,8 +45,13 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
   const unpolite = polite ? it.skip : it;
   const shards = defaults.shards ?? 1;
   const handledRequests = defaults.handledRequests ?? 'key';
-  // The start-URL feed is refused with shards > 1 (its items would bypass the shard rule).
-  const feed = shards > 1 ? it.skip : full;
+  // On a sharded queue the feed hands its batches to the shards through a claim in the feed key's slot
+  // (src/shard/sharded-feed-drain.ts): the same behaviour, and its claim keys to clean up.
+  const feed = full;
+  const claimKeysOf = (w: QueueWorld, feedKey: string): string[] => {
+    const k = feedClaimKeys(feedKey, queueKeys(w.keyPrefix, w.name).tag);
+    return shards > 1 ? [k.claims, k.claimed] : [];
+  };
   /** The keys the tests' requests live under: the queue's, or those of example.com's shard. */
   const keysOf = (w: QueueWorld): QueueKeys =>
     shards > 1 ? shardQueueKeys(w.keyPrefix, w.name, shardOf('https://example.com/', shards, 'host'), shards) : queueKeys(w.keyPrefix, w.name);
@@ -485,6 +491,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       } finally {
         await w.redis.del(keys.outSet);
         await w.redis.del(keys.outZset);
+        for (const key of Object.values(keys)) for (const claimKey of claimKeysOf(w, key)) await w.redis.del(claimKey);
       }
     });
 
@@ -505,6 +512,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
         expect((await w.admin().listDeadLetters()).map((l) => l.raw.toString())).toEqual(['42']);
       } finally {
         await w.redis.del(feedKey);
+        for (const claimKey of claimKeysOf(w, feedKey)) await w.redis.del(claimKey);
       }
     });
 
