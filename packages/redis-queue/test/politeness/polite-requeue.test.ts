@@ -102,9 +102,9 @@ describe('requeueDeadLetters on a polite queue: repair, hostKey, refusals', () =
     await expect(admin.requeueDeadLetters()).rejects.toThrow(/polite.*hold no readable request.*Pass repair/);
     expect(await admin.stats()).toMatchObject({ pending: 1, deadLetters: 1 }); // nothing written
 
-    const result = await admin.requeueDeadLetters({ repair: () => hreq('c.test', 'fixed') });
+    const result = await admin.requeueDeadLetters({ repair: () => ({ ...hreq('c.test', 'fixed') }) });
     expect(result).toEqual({ requeued: 1, skipped: 0 });
-    expect(await world.redis.zrange(politeKeys(world).hq('c.test'), 0, -1)).toEqual([id('c.test', 'fixed')]);
+    expect(await world.redis.zrange(politeKeys(world).hq('c.test'), '0', '-1')).toEqual([id('c.test', 'fixed')]);
     expect(await world.redis.llen(keys.fifo)).toBe(0); // a polite queue keeps no FIFO list
     expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['c.test/fixed']);
   });
@@ -121,7 +121,7 @@ describe('requeueDeadLetters on a polite queue: repair, hostKey, refusals', () =
     expect(hp((await w.listAndLockHead(LOCK)).items)).toEqual(['y.a.test/1']);
     const admin = new RedisQueueAdmin({ redis: world.redis, keyPrefix: world.keyPrefix, name: world.name, hostKey });
     expect(await admin.requeueDeadLetters()).toEqual({ requeued: 1, skipped: 0 });
-    expect(await world.redis.zrange(politeKeys(world).hq('a.test'), 0, -1)).toEqual([id('x.a.test', 1)]);
+    expect(await world.redis.zrange(politeKeys(world).hq('a.test'), '0', '-1')).toEqual([id('x.a.test', 1)]);
     // y.a.test/1 holds the site's one slot: x.a.test/1 waits for it, then for the delay.
     world.advance(DELAY_SECS * 1000);
     expect((await w.listAndLockHead(LOCK)).items).toEqual([]);
@@ -161,7 +161,7 @@ describe('requeueFailed on a polite queue', () => {
 
     expect(await admin.requeueFailed()).toEqual({ requeued: 1, alreadyQueued: 0, skipped: 0, missing: 0 });
     expect(await admin.stats()).toMatchObject({ total: 2, pending: 1, handled: 1 });
-    expect(await world.redis.zrange(politeKeys(world).hq('a.test'), 0, -1)).toEqual([id('a.test', 1)]);
+    expect(await world.redis.zrange(politeKeys(world).hq('a.test'), '0', '-1')).toEqual([id('a.test', 1)]);
     world.advance(DELAY_SECS * 1000 - 500);
     expect((await w.listAndLockHead(LOCK)).items).toEqual([]);
     world.advance(500);
@@ -227,10 +227,10 @@ describe('requeueDeadLetters on a sharded polite queue: shards', () => {
     const home = shardOf('http://a.test/1', 4, 'host');
     const away = ['b.test', 'c.test', 'd.test', 'e.test', 'f.test', 'g.test'].find((h) => shardOf(`http://${h}/1`, 4, 'host') !== home)!;
     const admin = world.admin();
-    await expect(admin.requeueDeadLetters({ repair: () => hreq(away, 1) })).rejects.toThrow(/belongs in another shard/);
+    await expect(admin.requeueDeadLetters({ repair: () => ({ ...hreq(away, 1) }) })).rejects.toThrow(/belongs in another shard/);
     expect(await admin.stats()).toMatchObject({ pending: 0, deadLetters: 1 });
     // Repaired within its host (same shard): requeued, and handed out from that shard.
-    expect(await admin.requeueDeadLetters({ repair: () => hreq('a.test', 'fixed') })).toEqual({ requeued: 1, skipped: 0 });
+    expect(await admin.requeueDeadLetters({ repair: () => ({ ...hreq('a.test', 'fixed') }) })).toEqual({ requeued: 1, skipped: 0 });
     world.advance(DELAY_SECS * 1000);
     expect((await lockAll(w, 4)).got).toEqual(['a.test/fixed']);
   });
