@@ -20,6 +20,12 @@ export interface RedisQueueAdminOptions {
   name: string;
   /** The start-URL feed list, for requeueing feed dead letters. @defaultValue `<name>:start_urls` */
   startUrlsKey?: string;
+  /** The workers' `politeness.hostKey`, for a polite queue: the requests {@link RedisQueueAdmin.requeueDeadLetters},
+   * {@link RedisQueueAdmin.requeueFailed} and {@link RedisQueueAdmin.takeOverScrapyRequests} put back go into the
+   * queue of the host this function gives for their URL, as if a worker had added them. Pass the same function as
+   * the workers (a different one puts requests on hosts no worker schedules together). Unused on an unpolite queue.
+   * @defaultValue the default host key: the URL's lower-cased host name, with the port when not the scheme's default */
+  hostKey?: (url: string) => string;
 }
 
 /** Counters of a queue. */

@@ -2,6 +2,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { QueueScripts } from '../queue/queue-scripts.js';
 import { encodeRecord, parseStoredRecord } from '../queue/record-format.js';
 import { REQUEUE_REPLY } from '../redis/reply-codes.js';
+import { RequeuePoliteness } from '../politeness/requeue-politeness.js';
 
 /** One request that failed for good (Crawlee marked it handled from its error handler after its last retry). */
 export interface FailedRequest {
@@ -104,8 +105,8 @@ export async function listFailed(scripts: QueueScripts, options: ListFailedOptio
   return readFailed(scripts, ids, at);
 }
 
-/** The request as it goes back: no handledAt, retryCount 0, Crawlee's processing state cleared. */
-function freshState(json: string, clearErrorMessages: boolean): string | undefined {
+/** The request as it goes back (its record and URL): no handledAt, retryCount 0, Crawlee's processing state cleared. */
+function freshState(json: string, clearErrorMessages: boolean): { record: string; url: string } | undefined {
   let request: Record<string, unknown>;
   try {
     request = JSON.parse(json) as Record<string, unknown>;
@@ -118,34 +119,46 @@ function freshState(json: string, clearErrorMessages: boolean): string | undefin
   if (clearErrorMessages) request.errorMessages = [];
   const crawlee = (request.userData as { __crawlee?: Record<string, unknown> } | undefined)?.__crawlee;
   if (crawlee && typeof crawlee === 'object') delete crawlee.state;
-  return encodeRecord(request);
+  return { record: encodeRecord(request), url: request.url };
 }
 
 /**
- * Puts failed requests back into the queue (pending, at the tail) with `retryCount` 0 and no `handledAt`; the
- * counters move exactly (see requeue-failed.lua). A request whose uniqueKey was added again since is only removed
- * from the failed index.
+ * Puts failed requests back into the queue (pending, at the tail; on a polite queue into their host's queue, the host
+ * computed from the URL with `hostKey`) with `retryCount` 0 and no `handledAt`; the counters move exactly (see
+ * requeue-failed.lua), one atomic step per page of 200. A request whose uniqueKey was added again since is only
+ * removed from the failed index.
  * @param scripts - the queue's scripts
  * @param options - which ids, whether to clear error messages
+ * @param hostKey - the workers' `politeness.hostKey` (default: the default host key)
  * @returns requeued, skipped (stored JSON not a request: left in the index) and alreadyQueued counts
+ * @throws {@link InvalidRequestError} on a polite queue when `hostKey` fails for a request's URL (its page is not
+ *   requeued; pages before it are)
  */
 export async function requeueFailed(
   scripts: QueueScripts,
   options: RequeueFailedOptions = {},
+  hostKey?: (url: string) => string,
 ): Promise<{ requeued: number; alreadyQueued: number; skipped: number; missing: number }> {
   const result = { requeued: 0, alreadyQueued: 0, skipped: 0, missing: 0 };
   const { redis } = scripts.connection;
+  const politeness = await RequeuePoliteness.of(scripts, hostKey);
   // One script call per page; returns how many of the page were skipped (left in the index).
   const requeuePage = async (page: FailedRequest[]): Promise<number> => {
     const args: Array<string | number> = [scripts.offset()];
+    const hosts: string[] = [];
     let skipped = 0;
     for (const entry of page) {
-      const json = freshState(entry.json, options.clearErrorMessages === true);
-      if (json === undefined) skipped++;
-      else args.push(entry.id, json);
+      const fresh = freshState(entry.json, options.clearErrorMessages === true);
+      if (fresh === undefined) {
+        skipped++;
+        continue;
+      }
+      hosts.push(politeness.hostOf(fresh.url)); // throws before the page is sent
+      args.push(entry.id, fresh.record);
     }
     result.skipped += skipped;
     if (args.length === 1) return skipped;
+    args.push(...politeness.args(hosts));
     const codes = (await scripts.run('requeueFailed', args, { extraKeys: [scripts.keys.failed, scripts.keys.failedData, scripts.keys.failedKept] })) as unknown[];
     for (const code of codes.map(Number)) {
       if (code === REQUEUE_REPLY.REQUEUED) result.requeued++;

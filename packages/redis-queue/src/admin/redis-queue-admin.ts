@@ -19,7 +19,9 @@ import { listFailed, requeueFailed, type FailedRequest, type ListFailedOptions, 
 import { AdminShards } from '../shard/admin-shards.js';
 import { takeOverIntoShards } from '../shard/take-over-into-shards.js';
 import { deleteDeadLetters, readDeadLetters } from './read-dead-letters.js';
-import { requeueDeadLetterEntries } from './requeue-dead-letters.js';
+import { planDeadLetterRequeue, runDeadLetterRequeue } from './requeue-dead-letters.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { shardOf } from '../shard/shard-of.js';
 import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCounts, sumStats } from '../shard/shard-admin-parts.js';
 
@@ -52,6 +54,7 @@ export class RedisQueueAdmin {
   /** One admin per shard of a sharded queue (src/shard/admin-shards.ts). */
   private readonly shardAdmins: AdminShards<RedisQueueAdmin>;
   private readonly memory: QueueMemoryCache;
+  private readonly hostKey: ((url: string) => string) | undefined;
 
   /**
    * @param options - connection, key prefix, queue name
@@ -64,6 +67,8 @@ export class RedisQueueAdmin {
     this.keys = keys ?? queueKeys(this.keyPrefix, options.name);
     this.startUrlsKey = options.startUrlsKey ?? defaultStartUrlsKey(options.name);
     numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
+    if (options.hostKey !== undefined && typeof options.hostKey !== 'function') throw new InvalidOptionsError('hostKey must be a function (url) => string, the workers\' politeness.hostKey');
+    this.hostKey = options.hostKey;
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
     this.redis = this.connection.redis;
     this.scripts = new QueueScripts(this.connection, this.keys, options.name);
@@ -120,6 +125,15 @@ export class RedisQueueAdmin {
   }
 
   /**
+   * Each shard's counters, for spotting a skewed shard (the counters of one shard are one atomic read; the shards
+   * are read side by side). {@link RedisQueueAdmin.stats} is their sum.
+   * @returns one entry per shard, entry i for shard i; one entry (the queue's counters) for an unsharded queue
+   */
+  async shardStats(): Promise<RedisQueueStats[]> {
+    return (await this.shardAdmins.over((p) => p.stats())) ?? [await this.stats()];
+  }
+
+  /**
    * What the queue costs and keeps: its Redis memory (measured at most 10 s ago: fixed keys plus a sample of the
    * index buckets, O(keys + 16)) and its handled store (`handledRequests` mode; in 'bits' the filter's sizing and its
    * estimated false-positive rate at the current handled count). Separate from {@link RedisQueueAdmin.stats}, which
@@ -162,18 +176,39 @@ export class RedisQueueAdmin {
   }
 
   /**
-   * Puts dead letters back: queue entries into the queue (at the tail), feed items at the head of the feed list.
+   * Puts dead letters back: queue entries into the queue (at the tail; on a polite queue into their host's queue,
+   * the host computed from the request's URL with `hostKey`, so the host's delay holds for them), feed items at the
+   * head of the feed list. Each letter moves in one atomic step: a crash part-way leaves every letter either still
+   * dead or requeued once. On a sharded queue each goes back into its own shard. Every letter is checked before the
+   * first one moves.
    *
    * @param options - which ids, and an optional repair function
    * @returns how many were requeued, and how many were skipped (repair returned undefined, or already gone)
-   * @throws {@link InvalidRequestError} when `repair` returns a request that cannot be stored
+   * @throws {@link InvalidRequestError} (nothing requeued) when `repair` returns a request that cannot be stored or
+   *   (sharded queue) that belongs in another shard, or on a polite queue when a letter holds no readable request (its
+   *   host is unknown: pass `repair`, or leave it out with `ids`) or `hostKey` fails for its URL
    */
   async requeueDeadLetters(options: RequeueDeadLettersOptions = {}): Promise<{ requeued: number; skipped: number }> {
-    const parts = await this.shardAdmins.over((p) => p.requeueDeadLetters(options)); // each letter back in its own shard
-    if (parts) return parts.reduce((a, r) => ({ requeued: a.requeued + r.requeued, skipped: a.skipped + r.skipped }));
+    const sharded = await this.shardAdmins.layout();
+    if (sharded) {
+      // Every shard's letters are checked first, then each goes back into its own shard.
+      const { parts, shardBy } = sharded;
+      const plans = await Promise.all(parts.map((p, i) => p.planRequeue(options, (r) => {
+        if (shardOf(r.uniqueKey, parts.length, shardBy) !== i) {
+          throw new InvalidRequestError(`repair returned uniqueKey ${JSON.stringify(r.uniqueKey.slice(0, 80))}, which belongs in another shard of request queue "${this.name}" than its dead letter; keep the uniqueKey (or its host with shardBy 'host'), or add it as a new request`);
+        }
+      })));
+      const results = await Promise.all(parts.map((p, i) => runDeadLetterRequeue(p.scripts, p.startUrlsKey, plans[i]!)));
+      return results.reduce((a, r) => ({ requeued: a.requeued + r.requeued, skipped: a.skipped + r.skipped }));
+    }
+    return runDeadLetterRequeue(this.scripts, this.startUrlsKey, await this.planRequeue(options));
+  }
+
+  /** The checked requeue of this queue's (or shard's) dead letters, nothing written yet. */
+  private async planRequeue(options: RequeueDeadLettersOptions, checkRequest?: (request: { url: string; uniqueKey: string }) => void) {
     const wanted = options.ids ? new Set(options.ids) : undefined;
-    const letters = (await this.listDeadLetters()).filter((l) => !wanted || wanted.has(l.id));
-    return requeueDeadLetterEntries(this.scripts, this.startUrlsKey, letters, options.repair);
+    const letters = (await readDeadLetters(this.connection, this.keys)).filter((l) => !wanted || wanted.has(l.id));
+    return planDeadLetterRequeue(this.scripts, letters, options.repair, this.hostKey, checkRequest);
   }
 
   // ---- Issue 14 (operate a fleet): worker stats, crawl counters, memory, and what the CLI needs. ----
@@ -263,7 +298,8 @@ export class RedisQueueAdmin {
    * the shard of its uniqueKey, src/shard/take-over-into-shards.ts); Scrapy's fields go to
    * `userData.scrapy`, its callback name to `userData.label`. Entries that cannot be read go to the dead letters
    * with the reason. Killed at any point and run again, it loses nothing and stores nothing twice. The enqueue filter
-   * is bypassed (Scrapy's dupefilter already holds these requests' fingerprints).
+   * is bypassed (Scrapy's dupefilter already holds these requests' fingerprints). On a polite queue each request goes
+   * into its host's queue (host from its URL with `hostKey`), so the queue's per-host delay holds for them.
    *
    * @param options - the frontier key, serializer, queue class, batch size, uniqueKey function
    * @returns what was moved, already present, dead-lettered, gone
@@ -272,8 +308,8 @@ export class RedisQueueAdmin {
    */
   async takeOverScrapyRequests(options: TakeOverScrapyRequestsOptions): Promise<TakeOverScrapyRequestsResult> {
     const sharded = await this.shardAdmins.layout();
-    if (sharded) return takeOverIntoShards(sharded.parts.map((part) => part.scripts), sharded.shardBy, options);
-    return takeOverScrapyRequests(this.scripts, options);
+    if (sharded) return takeOverIntoShards(sharded.parts.map((part) => part.scripts), sharded.shardBy, options, this.hostKey);
+    return takeOverScrapyRequests(this.scripts, options, this.hostKey);
   }
 
 
@@ -319,15 +355,18 @@ export class RedisQueueAdmin {
   }
 
   /**
-   * Puts failed requests back into the queue: pending at the tail, `retryCount` 0, `handledAt` removed,
+   * Puts failed requests back into the queue: pending at the tail (on a polite queue in their host's queue, the host
+   * computed from the URL with `hostKey`, so the host's delay holds), `retryCount` 0, `handledAt` removed,
    * `errorMessages` kept unless `clearErrorMessages`. Counters move exactly (handled to pending; a forgotten one
    * comes back into total and pending). Workers running on the queue pick them up; a finished fleet needs a new run.
    * @param options - `ids` (default: all), `clearErrorMessages`
    * @returns counts: requeued, alreadyQueued (re-added since), skipped (stored JSON not a request), missing
+   * @throws {@link InvalidRequestError} on a polite queue when `hostKey` fails for a request's URL (that page of 200
+   *   is not requeued; the pages before it are, and a second call after a fix goes on from there)
    */
   async requeueFailed(options: RequeueFailedOptions = {}): Promise<{ requeued: number; alreadyQueued: number; skipped: number; missing: number }> {
     const parts = await this.shardAdmins.over((p) => p.requeueFailed(options));
-    return parts ? sumCounts(parts) : requeueFailed(this.scripts, options);
+    return parts ? sumCounts(parts) : requeueFailed(this.scripts, options, this.hostKey);
   }
 
   private optionalKeys = (): string[] => [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases, this.keys.legacyPending, this.keys.legacyAvail];

@@ -4,6 +4,7 @@ import type { PolitenessStats } from '../politeness/politeness-stats.js';
 import type { ConnectionHandle } from '../redis/connection.js';
 import { queueIndexKey } from '../redis/keys.js';
 import { redisMemoryBytes } from './redis-memory.js';
+import { sumStats } from '../shard/shard-admin-parts.js';
 import { workerRows, type WorkerRow } from './worker-rows.js';
 
 /** Dead letters listed per queue (the newest); the card shows the full count from the stats. */
@@ -34,8 +35,10 @@ export interface QueueView {
   deadLetters: DeadLetterView[];
   /** The workers that published stats (`RedisQueueAdmin.workers()`), alive first. */
   workers: WorkerRow[];
-  /** Fleet-wide politeness (`RedisQueueAdmin.politenessStats()`; `enabled: false` without it). */
+  /** Fleet-wide politeness (`RedisQueueAdmin.politenessStats({ top: 10 })`; `enabled: false` without it). */
   politeness: PolitenessStats;
+  /** Each shard's counters (`RedisQueueAdmin.shardStats()`): entry i is shard i; one entry for an unsharded queue. */
+  shards: RedisQueueStats[];
 }
 
 /** What `GET /api/overview` returns. */
@@ -82,9 +85,11 @@ export class DashboardApi {
 
   private async queue(name: string): Promise<QueueView> {
     const admin = this.admin(name);
-    const [stats, letters, workers, crawl, politeness] = await this.connection.run(() =>
-      Promise.all([admin.stats(), admin.listDeadLetters(), workerRows(admin), admin.crawlStats(), admin.politenessStats({ top: 10 })]),
+    const [shards, letters, workers, crawl, politeness] = await this.connection.run(() =>
+      Promise.all([admin.shardStats(), admin.listDeadLetters(), workerRows(admin), admin.crawlStats(), admin.politenessStats({ top: 10 })]),
     );
+    // The queue's counters are the sum of its shards' (what RedisQueueAdmin.stats() returns), read once.
+    const stats = shards.length === 1 ? shards[0]! : sumStats(shards);
     return {
       name,
       stats,
@@ -99,6 +104,7 @@ export class DashboardApi {
       })),
       workers,
       politeness,
+      shards,
     };
   }
 

@@ -56,9 +56,12 @@ function file(res: ServerResponse, path: string, type: string): void {
 /**
  * Starts the web dashboard: one live page for every request queue under `keyPrefix` (counts over time as charts:
  * pending, handled, rate, dedup hits, dead letters, Redis memory; the worker table; the dead letters with their
- * reasons and a requeue button) and its JSON API:
+ * reasons and a requeue button; on a polite queue its politeness panel, on a sharded one its per-shard bar chart)
+ * and its JSON API:
  * - `GET /api/overview`: every queue's stats, crawl-wide counters and dedup hits (`RedisQueueAdmin.crawlStats()`),
- *   dead letters (newest 200), workers (`RedisQueueAdmin.workers()`), and the Redis memory;
+ *   dead letters (newest 200), workers (`RedisQueueAdmin.workers()`), politeness
+ *   (`RedisQueueAdmin.politenessStats({ top: 10 })`), per-shard counters (`RedisQueueAdmin.shardStats()`), and the
+ *   Redis memory;
  * - `POST /api/queues/<queue>/dead-letters/<id>/requeue`: puts one dead letter back (header `x-dashboard: 1`
  *   required, so a page on another origin cannot trigger it without a CORS preflight, which is never granted).
  * The page polls the API every 2 s and keeps the time series in the browser. Charts use uPlot, served from the

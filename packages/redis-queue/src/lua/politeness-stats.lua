@@ -5,10 +5,11 @@
   KEYS[1] meta (see add-requests.lua; the politeness keys are derived from it, see includes/polite.lua)
 
   ARGV[1] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
-  ARGV[2] top: hosts listed with their in-flight count (the most first)
+  ARGV[2] top: hosts listed with their in-flight count (the most first), and hosts listed with their wait
 
   Returns { enabled (0|1), minDelayMs, maxConcurrency (0: unlimited), hosts (with available requests),
-            hostsWaiting, longestWaitMs, delayed, host1, inFlight1, host2, inFlight2, ... }
+            hostsWaiting, longestWaitMs, delayed, n (in-flight pairs), host1, inFlight1, ..., hostN, inFlightN,
+            then the scheduled hosts that wait, longest first: host, waitMs, ... }
 ]]
 --- @include "redis-time"
 --- @include "polite"
@@ -34,8 +35,15 @@ if maxConc > 0 then
 end
 local out = { 1, minDelay, maxConc, scheduled + full, waiting + full, longest, redis.call('ZCARD', P_DELAYED) }
 local busiest = redis.call('ZREVRANGE', P_FLIGHT, 0, tonumber(ARGV[2]) - 1, 'WITHSCORES')
+out[#out + 1] = #busiest / 2
 for i = 1, #busiest, 2 do
   out[#out + 1] = busiest[i]
   out[#out + 1] = tonumber(busiest[i + 1])
+end
+-- The schedule's far end: the hosts whose next allowed time is latest (a backoff, a slow site), O(log hosts + top).
+local longestWaits = redis.call('ZREVRANGEBYSCORE', P_HOSTS, '+inf', '(' .. now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
+for i = 1, #longestWaits, 2 do
+  out[#out + 1] = longestWaits[i]
+  out[#out + 1] = tonumber(longestWaits[i + 1]) - now
 end
 return out

@@ -9,23 +9,28 @@
 
   ARGV[1] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   then two arguments per request: request id, request record to store
+  ARGV[last] only on a queue created with politeness: NUL then a JSON array with each request's host key (the
+          workers' hostKey of its URL); each goes into its host's queue (includes/polite-requeue.lua)
 
   Returns one code per request: REQUEUE_REQUEUED, REQUEUE_MISSING (not in the failed index) or REQUEUE_ALREADY_QUEUED
   (the uniqueKey was added again since it failed; only the failed entry is removed). Values: src/lua/reply-codes.json.
+  ERR_POLITENESS when the call's and the queue's politeness differ, ERR_QUEUE_MISSING when a polite call finds no
+  queue (nothing written).
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
 --- @include "queue-order"
 --- @include "request-state"
+--- @include "polite"
+--- @include "polite-requeue"
 local now = redisNowMs(ARGV[1])
--- A polite queue keeps available requests per host, and the host key of a request is computed by its workers'
--- hostKey: this script cannot place one, so it refuses rather than add a request no worker would take.
-if redis.call('HEXISTS', KEYS[1], 'politeMinDelayMs') == 1 then
-  return redis.error_reply(ERR_POLITENESS .. ' this operation is not available on a queue created with politeness yet')
-end
+-- On a polite queue the request goes to its host's queue (includes/polite-requeue.lua); a call without its host
+-- on a polite queue, or with one on an unpolite queue, is refused here, before anything is written.
+local refusal = requeueBegin()
+if refusal then return refusal end
 local out = {}
 local moved = 0
-for i = 2, #ARGV, 2 do
+for i = 2, requeueLastArg(), 2 do
   local id, json = ARGV[i], ARGV[i + 1]
   local code = REQUEUE_MISSING
   if redis.call('ZREM', KEYS[13], id) == 1 then
@@ -40,7 +45,7 @@ for i = 2, #ARGV, 2 do
     else
       if state == 'handled' then unmarkHandled(id) end
       redis.call('HSET', KEYS[2], id, json)
-      placeNew(id, false)
+      requeuePlace(id, i / 2)
       redis.call('HINCRBY', KEYS[1], 'pending', 1)
       if forgotten then
         redis.call('HINCRBY', KEYS[1], 'total', 1)

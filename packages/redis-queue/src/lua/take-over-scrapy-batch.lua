@@ -23,22 +23,27 @@
   ARGV[3..] quadruples in Scrapy's pop order: raw entry bytes, kind ('r' request | 'd' dead letter), request id
             (for 'd' the dead-letter id, `takeover-<digest of the raw bytes>`, so a re-run rewrites the same letter),
             request record (for 'r') or reason (for 'd')
+  ARGV[last] only on a queue created with politeness: NUL then a JSON array with the host key of each entry ('' for
+            'd'), the workers' hostKey of its URL; each request goes into its host's queue (includes/polite-requeue.lua)
 
   Returns TAKEOVER_SOURCE_CHANGED (lists only; nothing done, the caller re-reads), else one code per entry:
   ADD_ADDED, ADD_PRESENT, ADD_HANDLED, ADD_DEAD_LETTERED, TAKEOVER_GONE (src/lua/reply-codes.json).
+  ERR_POLITENESS when the call's and the queue's politeness differ, ERR_QUEUE_MISSING when a polite call finds no
+  queue (nothing written).
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
 --- @include "queue-order"
 --- @include "request-state"
+--- @include "polite"
+--- @include "polite-requeue"
 local now = redisNowMs(ARGV[2])
--- A polite queue keeps available requests per host, and the host key of a request is computed by its workers'
--- hostKey: this script cannot place one, so it refuses rather than add a request no worker would take.
-if redis.call('HEXISTS', KEYS[1], 'politeMinDelayMs') == 1 then
-  return redis.error_reply(ERR_POLITENESS .. ' this operation is not available on a queue created with politeness yet')
-end
+-- On a polite queue the request goes to its host's queue (includes/polite-requeue.lua); a call without its host
+-- on a polite queue, or with one on an unpolite queue, is refused here, before anything is written.
+local refusal = requeueBegin()
+if refusal then return refusal end
 local step = ARGV[1]
-local n = (#ARGV - 2) / 4
+local n = (requeueLastArg() - 2) / 4
 local source = KEYS[13]
 
 if step == 'fifo' or step == 'lifo' then
@@ -69,7 +74,7 @@ for i = 1, n do
     if isPending(id) then res[i] = ADD_PRESENT else res[i] = ADD_HANDLED end
   else
     redis.call('HSET', KEYS[2], id, json)
-    placeNew(id, false)
+    requeuePlace(id, i)
     added = added + 1
     res[i] = ADD_ADDED
   end

@@ -18,6 +18,9 @@ export interface PolitenessStats {
   delayed: number;
   /** Locked requests per host, the `top` hosts with the most, by count. */
   inFlight: Record<string, number>;
+  /** Seconds until the next allowed time of the `top` hosts that wait longest (hosts with available requests whose
+   * time has not come: their delay or a backoff), longest first. A host at its concurrency limit is in `inFlight`. */
+  waiting: Record<string, number>;
 }
 
 /** Default number of hosts listed in {@link PolitenessStats.inFlight}. */
@@ -32,7 +35,10 @@ export async function readPolitenessStats(scripts: QueueScripts, top = DEFAULT_I
   const reply = (await scripts.run('politenessStats', [scripts.offset(), Math.max(1, Math.min(1000, Math.trunc(top)))])) as Array<string | number>;
   const [enabled, minDelayMs, maxConc, hosts, hostsWaiting, longestWaitMs, delayed] = reply.slice(0, 7).map(Number);
   const inFlight: Record<string, number> = {};
-  for (let i = 7; i + 1 < reply.length; i += 2) inFlight[String(reply[i])] = Number(reply[i + 1]);
+  const waiting: Record<string, number> = {};
+  const pairsEnd = 8 + 2 * Number(reply[7] ?? 0);
+  for (let i = 8; i + 1 < pairsEnd; i += 2) inFlight[String(reply[i])] = Number(reply[i + 1]);
+  for (let i = pairsEnd; i + 1 < reply.length; i += 2) waiting[String(reply[i])] = Number(reply[i + 1]) / 1000;
   return {
     enabled: enabled === 1,
     minDelaySecs: minDelayMs! / 1000,
@@ -42,5 +48,6 @@ export async function readPolitenessStats(scripts: QueueScripts, top = DEFAULT_I
     longestWaitSecs: Math.max(0, longestWaitMs!) / 1000,
     delayed: delayed!,
     inFlight,
+    waiting,
   };
 }

@@ -10,6 +10,12 @@ import { readPolitenessStats, type PolitenessStats } from './politeness-stats.js
  * with it), so a script tells a polite call from an unpolite one without reading anything. */
 const POLITE_ARG_MARK = '\u0000';
 
+/** The politeness argument of a script call that names one host per entry (add-requests.lua, and the requeue and
+ * takeover scripts through includes/polite-requeue.lua). @param hosts - per entry, its host key ('' for none) */
+export function politeHostsArg(hosts: readonly string[]): string {
+  return POLITE_ARG_MARK + JSON.stringify(hosts);
+}
+
 /** Per request of an update: its host key and the not-before delay of a reclaim in ms. */
 export type PoliteUpdateEntry = [host: string, delayMs: number];
 
@@ -76,7 +82,7 @@ export class QueuePoliteness {
    */
   addArg(urls: ReadonlyArray<string | undefined>): string | undefined {
     if (!this.settings) return undefined;
-    return POLITE_ARG_MARK + JSON.stringify(urls.map((url) => (url === undefined ? '' : this.hostKeyOf(url))));
+    return politeHostsArg(urls.map((url) => (url === undefined ? '' : this.hostKeyOf(url))));
   }
 
   /**

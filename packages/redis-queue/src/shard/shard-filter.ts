@@ -82,21 +82,38 @@ export class ShardFilter {
    * @throws {@link InvalidRequestError} for a request whose dedup key belongs to another shard's part
    */
   async beforeAdd(groups: ReadonlyMap<number, readonly RequestSchema[]>): Promise<void> {
-    const attached = this.split;
-    if (!attached) return;
     for (const [s, requests] of groups) {
       for (const r of requests) {
-        const dedupKey = attached.keyOf({ uniqueKey: r.uniqueKey, url: r.url, method: r.method });
-        const part = attached.split.partOf(dedupKey);
-        if (part !== undefined && part !== s) {
-          throw new InvalidRequestError(
-            `request ${r.url}: its dedup key ${JSON.stringify(dedupKey.slice(0, 80))} belongs to part ${part} of the split dedup store, ` +
-              `but the request lands in shard ${s}: on a sharded queue the dedup key must shard like the uniqueKey ` +
-              `(keep withDedup's default key, the uniqueKey; with shardBy 'host', a key function that keeps the URL's host)`,
-          );
-        }
+        const problem = this.misplaced(s, r);
+        if (problem) throw new InvalidRequestError(problem);
       }
     }
-    await attached.split.prepare();
+    await this.prepare();
+  }
+
+  /**
+   * Why a request cannot land in shard `s` while a split filter is attached (its dedup key belongs to another
+   * shard's part), or undefined when it can (always, without a split filter). The feed uses it per item: a
+   * misplaced feed item becomes a dead letter instead of failing the batch.
+   * @param s - the request's shard
+   * @param r - the request (uniqueKey, url, method)
+   */
+  misplaced(s: number, r: Pick<RequestSchema, 'uniqueKey' | 'url' | 'method'>): string | undefined {
+    const attached = this.split;
+    if (!attached) return undefined;
+    const dedupKey = attached.keyOf({ uniqueKey: r.uniqueKey, url: r.url, method: r.method });
+    const part = attached.split.partOf(dedupKey);
+    if (part === undefined || part === s) return undefined;
+    return (
+      `request ${r.url}: its dedup key ${JSON.stringify(dedupKey.slice(0, 80))} belongs to part ${part} of the split dedup store, ` +
+      `but the request lands in shard ${s}: on a sharded queue the dedup key must shard like the uniqueKey ` +
+      `(keep withDedup's default key, the uniqueKey; with shardBy 'host', a key function that keeps the URL's host)`
+    );
+  }
+
+  /** Records a split store's layout once, before its plans run in any shard (nothing to do without one).
+   * @throws the store's layout error (e.g. crawlee-bloom-dedup's StoreLayoutMismatchError); nothing is added */
+  async prepare(): Promise<void> {
+    await this.split?.split.prepare();
   }
 }

@@ -78,5 +78,11 @@ export function mergePolitenessStats(parts: readonly PolitenessStats[], top: num
     longestWaitSecs: Math.max(0, ...parts.map((p) => p.longestWaitSecs)),
     delayed: parts.reduce((n, p) => n + p.delayed, 0),
     inFlight,
+    waiting: Object.fromEntries(
+      parts
+        .flatMap((p) => Object.entries(p.waiting))
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, top),
+    ),
   };
 }

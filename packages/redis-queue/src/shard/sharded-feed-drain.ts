@@ -12,6 +12,7 @@ import type { QueueCore } from '../queue/queue-core.js';
 import { ADD_DEAD_LETTERED } from '../queue/reply-codes.js';
 import type { WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 import { shardOf, type ShardBy } from './shard-of.js';
+import type { ShardFilter } from './shard-filter.js';
 import { checkPoliteShard } from './shard-politeness.js';
 
 /** What the sharded drain needs of its queue. */
@@ -26,6 +27,8 @@ export interface ShardedFeedTarget {
   /** The queue client's stats (told every add's codes). */
   workerStats: WorkerStatsRecorder;
   clockOffsetMs: () => number;
+  /** The queue's enqueue filter: a split one checks each item's part and records its layout before the adds. */
+  shardFilter: Pick<ShardFilter, 'misplaced' | 'prepare'>;
 }
 
 /**
@@ -124,8 +127,13 @@ export class ShardedFeedDrain implements FeedSource {
       } catch (error) {
         return put(0, { raw, reason: (error as Error).message, deadLetterId });
       }
-      put(shardOf(item.request.uniqueKey, cores.length, shardBy), { raw, request: item.request, deadLetterId });
+      const shard = shardOf(item.request.uniqueKey, cores.length, shardBy);
+      const misplaced = this.target.shardFilter.misplaced(shard, item.request);
+      if (misplaced) return put(0, { raw, reason: misplaced, deadLetterId });
+      put(shard, { raw, request: item.request, deadLetterId });
     });
+    // A split enqueue filter records its layout before its plans run in any shard (as an API add does).
+    await this.target.shardFilter.prepare();
     const replies = await Promise.all([...groups].map(([s, entries]) => cores[s]!.addPath.addFeedBatch(entries, { kind: 'popped' })));
     const codes = replies.flatMap((r) => r ?? []);
     this.target.workerStats.added(codes);

@@ -82,7 +82,7 @@ export class ShardedQueueCore implements QueueCoreApi {
       ctx.workerStats?.create({ connection: ctx.connection, keys: this.keys, clientKey, lockCount: () => this.held.size, clockOffsetMs: ctx.clockOffsetMs }) ??
       NO_WORKER_STATS;
     if (ctx.startUrls) {
-      const target = { cores: this.cores, shardBy: ctx.shardBy, rootTag: this.keys.tag, polite: ctx.politeness !== undefined, workerStats: this.workerStats, clockOffsetMs: ctx.clockOffsetMs };
+      const target = { cores: this.cores, shardBy: ctx.shardBy, rootTag: this.keys.tag, polite: ctx.politeness !== undefined, workerStats: this.workerStats, clockOffsetMs: ctx.clockOffsetMs, shardFilter: this.shardFilter };
       this.feed = new StartUrlFeed(new ShardedFeedDrain(target, ctx.startUrls), ctx.connection, ctx.startUrls.maxIdleSecs, ctx.clockOffsetMs);
     }
   }

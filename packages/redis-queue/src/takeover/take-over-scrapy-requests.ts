@@ -6,6 +6,7 @@ import type { QueueScripts } from '../queue/queue-scripts.js';
 import { ADD_ADDED, ADD_DEAD_LETTERED, TAKEOVER_GONE, TAKEOVER_SOURCE_CHANGED } from '../queue/reply-codes.js';
 import { encodeRequest } from '../queue/request-codec.js';
 import { isCluster } from '../redis/connection.js';
+import { RequeuePoliteness } from '../politeness/requeue-politeness.js';
 import type { ScriptArg } from '../redis/scripts.js';
 import { readScrapyRequest } from './scrapy-request-dict.js';
 import { takeoverUniqueKey, toCrawleeRequest } from './to-crawlee-request.js';
@@ -41,15 +42,16 @@ export function deadLetterId(raw: Buffer): string {
   return `takeover-${createHash('sha1').update(raw).digest('hex').slice(0, 16)}`;
 }
 
-/** One entry as the batch script wants it: a request (id + JSON) or a dead letter (reason). */
-function entryArgs(raw: Buffer, options: ReturnType<typeof checkTakeoverOptions>): ScriptArg[] {
+/** One entry as the batch script wants it: a request (id + JSON) or a dead letter (reason), and its host on a polite
+ * queue ('' otherwise; an entry whose URL has no host key is a dead letter, as one whose URL cannot be read). */
+function entryArgs(raw: Buffer, options: ReturnType<typeof checkTakeoverOptions>, politeness: RequeuePoliteness): { args: ScriptArg[]; host: string } {
   try {
     const request = toCrawleeRequest(readScrapyRequest(raw, options.serializer));
     request.uniqueKey = takeoverUniqueKey(request, raw, options.uniqueKey);
     const encoded = encodeRequest(request);
-    return [raw, 'r', encoded.id, encoded.record];
+    return { args: [raw, 'r', encoded.id, encoded.record], host: politeness.hostOf(encoded.url) };
   } catch (error) {
-    return [raw, 'd', deadLetterId(raw), `scrapy-redis ${options.serializer} entry unreadable: ${(error as Error).message}`];
+    return { args: [raw, 'd', deadLetterId(raw), `scrapy-redis ${options.serializer} entry unreadable: ${(error as Error).message}`], host: '' };
   }
 }
 
@@ -59,27 +61,40 @@ function entryArgs(raw: Buffer, options: ReturnType<typeof checkTakeoverOptions>
  * (or the same Cluster slot) each batch is one script that removes the entries from Scrapy's key and stores them
  * (`take-over-scrapy-batch.lua`); on another Cluster slot, the requests are stored first and then removed from
  * Scrapy's key, so a crash in between leaves entries that a re-run finds already present and only removes. Either
- * way a takeover killed at any moment and run again loses nothing and stores nothing twice.
+ * way a takeover killed at any moment and run again loses nothing and stores nothing twice. On a polite queue each
+ * request goes into its host's queue (the host from its URL with `hostKey`, as a worker's add computes it).
  *
  * @param scripts - the queue's scripts
  * @param input - see {@link TakeOverScrapyRequestsOptions}
+ * @param hostKey - the workers' `politeness.hostKey` (default: the default host key)
  * @returns the totals
  * @throws {@link InvalidOptionsError} for a bad option, or a key of the wrong Redis type (nothing moved)
  * @throws {@link TakeoverSourceChangedError} when a list frontier keeps changing (Scrapy workers still running)
  */
-export async function takeOverScrapyRequests(scripts: QueueScripts, input: TakeOverScrapyRequestsOptions): Promise<TakeOverScrapyRequestsResult> {
+export async function takeOverScrapyRequests(
+  scripts: QueueScripts,
+  input: TakeOverScrapyRequestsOptions,
+  hostKey?: (url: string) => string,
+): Promise<TakeOverScrapyRequestsResult> {
   const options = checkTakeoverOptions(input);
   const { key, queueClass, batchSize } = options;
   const redis = scripts.connection.redis;
   await checkSourceType(scripts, key, queueClass);
   const atomic = !isCluster(redis) || slotOf(key) === slotOf(scripts.keys.tag);
+  const politeness = await RequeuePoliteness.of(scripts, hostKey);
   const result: TakeOverScrapyRequestsResult = { moved: 0, alreadyPresent: 0, deadLettered: 0, gone: 0, batches: 0 };
   let changed = 0;
   for (;;) {
     const raws = await readBatch(scripts, key, queueClass, batchSize);
     if (raws.length === 0) return result;
     const args: ScriptArg[] = [atomic ? SOURCE_STEP[queueClass] : 'none', scripts.offset()];
-    for (const raw of raws) args.push(...entryArgs(raw, options));
+    const hosts: string[] = [];
+    for (const raw of raws) {
+      const entry = entryArgs(raw, options, politeness);
+      args.push(...entry.args);
+      hosts.push(entry.host);
+    }
+    args.push(...politeness.args(hosts));
     const reply = await scripts.run('takeOverScrapyBatch', args, { extraKeys: atomic ? [key] : [] });
     if (!Array.isArray(reply)) {
       if (Number(reply) !== TAKEOVER_SOURCE_CHANGED) throw scripts.mapError(new Error(`unexpected reply ${String(reply)}`), 'takeOverScrapyBatch');

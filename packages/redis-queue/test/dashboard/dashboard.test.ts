@@ -3,6 +3,7 @@
 // shows with its reason, and its Requeue button moves it back into the queue; dedup hits and the worker table
 // agree with the worker stats in Redis. The screenshot goes to a temp folder, or with UPDATE_SCREENSHOTS=1 to
 // docs/dashboard.png (the one the README shows), so `npm test` leaves the tree clean.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { startDashboard, type DashboardHandle } from '../../src/dashboard/start-dashboard.js';
+import { RedisQueueAdmin } from '../../src/admin/redis-queue-admin.js';
+import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
+import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import type { RedisQueueStats } from '../../src/admin/redis-queue-admin.js';
 import { createScenario, type Scenario } from '../multiprocess/scenario.js';
 
@@ -21,6 +25,10 @@ const SCREENSHOT =
     ? fileURLToPath(new URL('../../docs/dashboard.png', import.meta.url))
     : join(mkdtempSync(join(tmpdir(), 'dashboard-')), 'dashboard.png');
 const JUNK_ID = 'junk-entry-1';
+const PANELS_SCREENSHOT =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../docs/dashboard-politeness-shards.png', import.meta.url))
+    : join(mkdtempSync(join(tmpdir(), 'dashboard-panels-')), 'dashboard-politeness-shards.png');
 
 let browser: Browser;
 let dashboard: DashboardHandle;
@@ -157,6 +165,95 @@ it('shows live counts that match Redis, the worker table, and requeues a dead le
   } finally {
     await page?.close();
     await scenario.cleanup(failed);
+  }
+});
+
+it('shows the politeness panel of a polite queue and the per-shard bars of a sharded one, each only there', { timeout: 60_000 }, async () => {
+  const keyPrefix = `dash-${randomUUID().slice(0, 8)}`;
+  const redisUrl = inject('redisUrl');
+  const clients: RedisStorageClient[] = [];
+  const open = async (name: string, options: Partial<ConstructorParameters<typeof RedisStorageClient>[0]>) => {
+    const client = new RedisStorageClient({ redis: redisUrl, keyPrefix, workerStats: false, ...options });
+    clients.push(client);
+    await client.requestQueues().getOrCreate(name);
+    return client.requestQueue(name, { clientKey: `w-${name}` }) as RedisRequestQueueClient;
+  };
+  const hostsOf = (n: number) => Array.from({ length: n }, (_, i) => `site${i}.example`);
+  const admins: RedisQueueAdmin[] = [];
+  const adminOf = (name: string) => {
+    const admin = new RedisQueueAdmin({ redis: redisUrl, keyPrefix, name });
+    admins.push(admin);
+    return admin;
+  };
+  let panels: DashboardHandle | undefined;
+  try {
+    // A polite crawl: 6 hosts, one request per host in flight (the default with a delay), one host backed off (429).
+    const polite = await open('polite-news', { politeness: { minDelaySecs: 30, maxConcurrencyPerHost: 2 } });
+    await polite.batchAddRequests(hostsOf(6).flatMap((h) => [1, 2, 3, 4].map((n) => ({ url: `https://${h}/a/${n}`, uniqueKey: `https://${h}/a/${n}` }))));
+    const locked = await polite.listAndLockHead({ limit: 8, lockSecs: 300 });
+    expect(locked.items.length).toBeGreaterThan(0);
+    for (const item of locked.items.slice(0, 3)) await polite.updateRequest({ ...item, handledAt: new Date().toISOString() });
+    await polite.backOffHost('site5.example', 600);
+    // A sharded crawl with a skew: one host's requests all share one shard (shardBy 'host').
+    const sharded = await open('sharded-shop', { shards: 4 });
+    await sharded.batchAddRequests([
+      ...Array.from({ length: 40 }, (_, n) => ({ url: `https://big.example/p/${n}`, uniqueKey: `https://big.example/p/${n}` })),
+      ...hostsOf(12).map((h) => ({ url: `https://${h}/`, uniqueKey: `https://${h}/` })),
+    ]);
+    for (let call = 0; call < 4; call++) {
+      const { items } = await sharded.listAndLockHead({ limit: 3, lockSecs: 300 });
+      for (const item of items.slice(0, 1)) await sharded.updateRequest({ ...item, handledAt: new Date().toISOString() });
+    }
+
+    panels = await startDashboard({ redis: redisUrl, keyPrefix, port: 0 });
+    const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await p.goto(panels.url);
+    const since = Date.now();
+    await p.waitForFunction((t) => Date.parse(document.getElementById('status')?.dataset.at ?? '') > t, since, { timeout: 15_000 });
+    const politeCard = p.locator('[data-queue="polite-news"]');
+    const shardedCard = p.locator('[data-queue="sharded-shop"]');
+
+    // Politeness panel: the numbers of RedisQueueAdmin.politenessStats(), on the polite queue only.
+    const stats = await adminOf('polite-news').politenessStats({ top: 10 });
+    expect(stats.hostsWaiting).toBeGreaterThan(0);
+    expect(await politeCard.locator('[data-panel="politeness"]').isVisible()).toBe(true);
+    expect(await shardedCard.locator('[data-panel="politeness"]').isVisible()).toBe(false);
+    const politeShown = (key: string) => politeCard.locator(`[data-polite="${key}"]`).textContent();
+    expect(Number(await politeShown('hosts'))).toBe(stats.hosts);
+    expect(Number(await politeShown('hostsWaiting'))).toBe(stats.hostsWaiting);
+    expect(Number(await politeShown('delayed'))).toBe(stats.delayed);
+    expect(await politeShown('longestWait')).toMatch(/^(9m|10m) \d+s$/); // the 600 s backoff, counting down
+    expect(await politeCard.locator('[data-polite-settings]').textContent()).toBe('(min delay 30s, at most 2 per host)');
+    const hostRows = await politeCard.locator('tr[data-host]').evaluateAll((trs) =>
+      trs.map((tr) => [tr.getAttribute('data-host'), Number(tr.querySelector('[data-field="inFlight"]')?.textContent)]),
+    );
+    const inFlightShown = Object.fromEntries(hostRows.filter(([, n]) => (n as number) > 0));
+    expect(inFlightShown).toEqual(stats.inFlight);
+    expect(hostRows.map(([h]) => h)).toContain('site5.example'); // the backed-off host, by its wait
+    expect(await politeCard.locator('tr[data-host="site5.example"] [data-field="wait"]').textContent()).toMatch(/^(9m|10m) \d+s$/);
+
+    // Shards panel: each shard's counters from RedisQueueAdmin.shardStats(), on the sharded queue only.
+    const perShard = await adminOf('sharded-shop').shardStats();
+    expect(perShard).toHaveLength(4);
+    expect(await shardedCard.locator('[data-panel="shards"]').isVisible()).toBe(true);
+    expect(await politeCard.locator('[data-panel="shards"]').isVisible()).toBe(false);
+    const shardRows = await shardedCard.locator('tr[data-shard]').evaluateAll((trs) =>
+      trs.map((tr) => ['pending', 'locked', 'handled'].map((f) => Number(tr.querySelector(`[data-field="${f}"]`)?.textContent))),
+    );
+    expect(shardRows).toEqual(perShard.map((s) => [s.pending, s.locked, s.handled]));
+    const busiest = perShard.reduce((best, s, i) => (s.pending > perShard[best]!.pending ? i : best), 0);
+    expect(perShard[busiest]!.pending).toBeGreaterThanOrEqual(39); // big.example's 40 share one shard
+    expect(await shardedCard.locator('[data-shard-skew]').textContent()).toContain(`busiest s${busiest} holds`);
+    // The bar chart is drawn: a uPlot canvas with the shard count's bars' data.
+    expect(await shardedCard.locator('[data-chart="shards"] canvas').count()).toBe(1);
+    mkdirSync(join(PANELS_SCREENSHOT, '..'), { recursive: true });
+    await p.screenshot({ path: PANELS_SCREENSHOT, fullPage: true });
+    await p.close();
+  } finally {
+    await panels?.close();
+    for (const name of ['polite-news', 'sharded-shop']) await adminOf(name).dropHashTag().catch(() => undefined);
+    await Promise.all(admins.map((a) => a.close()));
+    await Promise.all(clients.map((c) => c.close()));
   }
 });
 

@@ -43,3 +43,25 @@ it('stats shows no politeness line for a queue without politeness', async () => 
   expect((await cli(['stats', world.name])).stdout).not.toMatch(/politeness/);
   expect(JSON.parse((await cli(['stats', world.name, '--json'])).stdout).politeness).toMatchObject({ enabled: false });
 });
+
+it('watch shows the politeness lines of a polite queue and pending per shard of a sharded one (text and JSON)', async () => {
+  world = createWorld(backend, 'shard-watch', { shards: 3 });
+  const w = await world.client('w', { politeness: { minDelaySecs: 30 }, workerStats: false });
+  // big.test's requests share one shard (shardBy 'host'): the skew the bars show.
+  await w.batchAddRequests([...Array.from({ length: 9 }, (_, n) => hreq('big.test', n)), hreq('a.test', 1), hreq('b.test', 1)]);
+  await w.backOffHost('big.test', 100);
+  const perShard = await world.admin().shardStats();
+  const text = (await cli(['watch', world.name, '--frames', '1'])).stdout;
+  expect(text).toMatch(/^politeness: min delay 30 s/m);
+  expect(text).toMatch(/^longest waits: big\.test \d+\.\d s/m); // the 100 s backoff, counting down
+  expect(text).toMatch(/^shards: 3, pending per shard/m);
+  const busiest = perShard.findIndex((s) => s.pending >= 9);
+  for (const [i, s] of perShard.entries()) {
+    const line = text.split('\n').find((l) => l.startsWith(`  s${i} `))!;
+    expect(line).toMatch(new RegExp(`pending +${s.pending} .*locked +${s.locked} +handled +${s.handled}`));
+    if (i === busiest) expect(line).toMatch(/#{24}$/); // the busiest shard's bar is the full width
+  }
+  const frame = JSON.parse((await cli(['watch', world.name, '--frames', '1', '--json'])).stdout.trim());
+  expect(frame.shards).toEqual(perShard);
+  expect(Object.keys(frame.politeness.waiting)).toContain('big.test');
+});

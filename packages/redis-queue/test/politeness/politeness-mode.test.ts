@@ -50,12 +50,13 @@ describe('politeness mode', () => {
     expect((await polite.get())?.totalRequestCount).toBe(0);
   });
 
-  it('admin operations that cannot place a request on its host refuse on a polite queue', async () => {
+  it('a dead letter with no readable request cannot go back into a polite queue (its host is unknown): refused, nothing written', async () => {
     world = createWorld(backend, 'mode-admin');
     const w = await world.client('a', { politeness: {} });
     await w.batchAddRequests([hreq('a.test', 1)]);
     await world.redis.hset(world.admin().keys.dead, 'x', '{}');
-    await expect(world.admin().requeueDeadLetters()).rejects.toThrow(PolitenessMismatchError);
+    await expect(world.admin().requeueDeadLetters()).rejects.toThrow(InvalidRequestError);
+    expect(await world.admin().stats()).toMatchObject({ total: 1, pending: 1, deadLetters: 1 });
   });
 
   it('bad input: out-of-range options, a bad host or delay, a hostKey that fails: typed errors, nothing written', async () => {

@@ -4,16 +4,17 @@ import { CliUsageError } from '../errors/cli-usage-error.js';
 import { formatBytes, formatCount } from '../format.js';
 import { politenessLine, queueSnapshot } from './stats.js';
 import { workerTable } from './workers.js';
+import { shardLines } from './shard-lines.js';
 
 /** Cursor home + clear screen: the next frame replaces the last one on a terminal. */
 const CLEAR = '\x1b[H\x1b[2J';
 
-/** `crawlee-redis watch <queue>`: a live view (counts, rate, per-worker rows), refreshed in place. */
+/** `crawlee-redis watch <queue>`: a live view (counts, rate, politeness, per-shard bars, per-worker rows), refreshed in place. */
 export const watchCommand = defineCliCommand(
   'watch',
   (c) =>
     c
-      .description('live view of a queue: counts, rate, per-worker rows, refreshed in place (Ctrl-C to stop)')
+      .description('live view of a queue: counts, rate, politeness (polite queue), pending per shard (sharded queue), per-worker rows, refreshed in place (Ctrl-C to stop)')
       .argument('<queue>', 'queue name')
       .option('--interval <secs>', 'seconds between refreshes', '2')
       .option('--frames <n>', 'stop after n frames (default: run until Ctrl-C)'),
@@ -34,12 +35,12 @@ export const watchCommand = defineCliCommand(
     try {
       for (let frame = 1; frame <= frames && !stop; frame++) {
         const at = Date.now();
-        const { workerList, ...s } = await queueSnapshot(admin);
+        const [{ workerList, ...s }, shards] = await Promise.all([queueSnapshot(admin), admin.shardStats()]);
         // Crawl rate from the queue's own handled counter (exact, atomic with the data), between two frames.
         const queueRate = previous ? ((s.handled - previous.handled) * 1000) / Math.max(1, at - previous.at) : undefined;
         previous = { at, handled: s.handled };
         if (ctx.json) {
-          ctx.print(JSON.stringify({ frame, at: new Date(at), queue: name, ...s, queueRate, workers: workerList }));
+          ctx.print(JSON.stringify({ frame, at: new Date(at), queue: name, ...s, queueRate, workers: workerList, ...(shards.length > 1 ? { shards } : {}) }));
         } else {
           const done = s.total > 0 ? `${((100 * s.handled) / s.total).toFixed(1)}%` : '-';
           const lines = [
@@ -48,6 +49,10 @@ export const watchCommand = defineCliCommand(
             `rate ${queueRate === undefined ? '-' : queueRate.toFixed(1)} req/s (workers report ${s.rate.toFixed(1)})  failed ${formatCount(s.crawl.failed)}  retried ${formatCount(s.crawl.retried)}  memory ${formatBytes(s.queueBytes)}`,
             `workers: ${s.workers.alive} alive, ${s.workers.stopped} stopped, ${s.workers.dead} dead`,
             ...(s.politeness.enabled ? [`politeness: ${politenessLine(s.politeness)}`] : []),
+            ...(s.politeness.enabled && Object.keys(s.politeness.waiting).length > 0
+              ? [`longest waits: ${Object.entries(s.politeness.waiting).map(([host, secs]) => `${host} ${secs.toFixed(1)} s`).join(', ')}`]
+              : []),
+            ...shardLines(shards),
             '',
             workerList.length > 0 ? workerTable(workerList, at) : '(no worker has published stats yet)',
           ];

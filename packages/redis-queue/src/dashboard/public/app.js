@@ -5,7 +5,8 @@
 
 const POLL_MS = 2000;
 const MAX_POINTS = 900; // 30 minutes at one point per poll
-const COLORS = { pending: '#3b82f6', handled: '#16a34a', rate: '#9333ea', dead: '#dc2626', dedup: '#d97706', memory: '#0891b2' };
+const COLORS = { pending: '#3b82f6', handled: '#16a34a', rate: '#9333ea', dead: '#dc2626', dedup: '#d97706', memory: '#0891b2', locked: '#f59e0b', waiting: '#e11d48' };
+const POLITE_STATS = [['hosts', 'Hosts with requests'], ['hostsWaiting', 'Hosts waiting'], ['longestWait', 'Longest wait'], ['delayed', 'Delayed retries']];
 const STATS = [
   ['total', 'Total'], ['pending', 'Pending'], ['locked', 'Locked'], ['handled', 'Handled'],
   ['rate', 'Rate /s'], ['dedupHits', 'Dedup hits'], ['deadLetters', 'Dead letters'],
@@ -62,7 +63,7 @@ function createQueueCard(name) {
   const dead = el('div', { 'data-table': 'dead-letters' });
   const card = el('section', { class: 'card', 'data-queue': name },
     el('div', { class: 'queue-head' }, el('h2', { text: name }), el('span', { class: 'tag', text: 'request queue' })),
-    stats, charts,
+    stats, charts, createPolitenessPanel(), createShardsPanel(),
     el('h3', {}, 'Workers ', el('span', { class: 'source', 'data-worker-source': '' })), workers,
     el('h3', { text: 'Dead letters' }), dead);
   document.getElementById('queues').append(card);
@@ -75,6 +76,8 @@ function createQueueCard(name) {
       problems: chart(plots[2], [['dead letters', COLORS.dead], ['dedup hits', COLORS.dedup]]),
     },
     last: undefined,
+    polite: { t: [], waiting: [], delayed: [], chart: null },
+    shardChart: null,
   };
   queues.set(name, entry);
   return entry;
@@ -146,6 +149,103 @@ function renderDeadLetters(entry, queue) {
   }));
 }
 
+// ---- Politeness: hosts waiting, the longest wait, delayed retries, the busiest and longest-waiting hosts ----
+
+function createPolitenessPanel() {
+  const tiles = el('div', { class: 'stats' });
+  for (const [key, label] of POLITE_STATS) {
+    tiles.append(el('div', { class: `stat polite-${key}` }, el('div', { class: 'label', text: label }), el('div', { class: 'value', 'data-polite': key, text: '–' })));
+  }
+  return el('div', { class: 'panel', 'data-panel': 'politeness', hidden: '' },
+    el('h3', {}, 'Politeness ', el('span', { class: 'source', 'data-polite-settings': '' })),
+    tiles,
+    el('div', { class: 'split' },
+      el('div', {}, el('div', { class: 'chart-title', text: 'Hosts waiting and delayed retries' }), el('div', { class: 'chart', 'data-chart': 'politeness' })),
+      el('div', {}, el('div', { class: 'chart-title', text: 'Top hosts (in flight, wait)' }), el('div', { 'data-table': 'hosts' }))));
+}
+
+function secs(value) {
+  return value >= 60 ? age(value * 1000) : `${value.toFixed(1)}s`;
+}
+
+function renderPoliteness(entry, p, t) {
+  const panel = entry.card.querySelector('[data-panel="politeness"]');
+  panel.hidden = !p.enabled;
+  if (!p.enabled) return;
+  const limit = p.maxConcurrencyPerHost === 0 ? 'no limit per host' : `at most ${p.maxConcurrencyPerHost} per host`;
+  panel.querySelector('[data-polite-settings]').textContent = `(min delay ${p.minDelaySecs}s, ${limit})`;
+  const values = { hosts: p.hosts, hostsWaiting: p.hostsWaiting, longestWait: secs(p.longestWaitSecs), delayed: p.delayed };
+  for (const [key] of POLITE_STATS) panel.querySelector(`[data-polite="${key}"]`).textContent = String(values[key]);
+  const s = entry.polite;
+  push(s.t, t); push(s.waiting, p.hostsWaiting); push(s.delayed, p.delayed);
+  s.chart ??= chart(panel.querySelector('[data-chart="politeness"]'), [['hosts waiting', COLORS.waiting], ['delayed retries', COLORS.locked]]);
+  s.chart.setData([s.t, s.waiting, s.delayed]);
+  // One row per host named in either list: the busiest first, then the longest waits.
+  const hosts = [...new Set([...Object.keys(p.inFlight), ...Object.keys(p.waiting ?? {})])].slice(0, 10);
+  const target = panel.querySelector('[data-table="hosts"]');
+  if (hosts.length === 0) {
+    target.replaceChildren(el('div', { class: 'none', text: 'No host in flight or waiting.' }));
+    return;
+  }
+  target.replaceChildren(table(['Host', 'In flight', 'Wait'], hosts, (host) =>
+    el('tr', { 'data-host': host },
+      el('td', { class: 'mono', text: host }),
+      el('td', { class: 'num', 'data-field': 'inFlight', text: String(p.inFlight[host] ?? 0) }),
+      el('td', { class: 'num', 'data-field': 'wait', text: p.waiting?.[host] === undefined ? '–' : secs(p.waiting[host]) })), ['In flight', 'Wait']));
+}
+
+// ---- Shards: per-shard pending / locked / handled as stacked bars, so a skewed shard stands out ----
+
+function createShardsPanel() {
+  return el('div', { class: 'panel', 'data-panel': 'shards', hidden: '' },
+    el('h3', {}, 'Shards ', el('span', { class: 'source', 'data-shard-skew': '' })),
+    el('div', { class: 'split' },
+      el('div', {}, el('div', { class: 'chart-title', text: 'Per shard: locked, pending, handled (stacked)' }), el('div', { class: 'chart', 'data-chart': 'shards' })),
+      el('div', { 'data-table': 'shards' })));
+}
+
+function shardChart(target, count) {
+  const width = Math.max(280, target.clientWidth || 320);
+  const bars = uPlot.paths.bars({ size: [0.7, 48] });
+  // Drawn tallest first: the bar of (pending + handled), over it pending, over that locked, reads as a stack.
+  const series = [['handled', COLORS.handled, (s) => s.pending + s.handled], ['pending', COLORS.pending, (s) => s.pending], ['locked', COLORS.locked, (s) => s.locked]];
+  const plot = new uPlot({
+    width, height: 180,
+    legend: { show: true, live: false },
+    cursor: { show: false },
+    scales: { x: { time: false, range: [-0.5, count - 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+    axes: [
+      { stroke: '#6b7385', grid: { show: false }, splits: () => Array.from({ length: count }, (_, i) => i), values: (_u, splits) => splits.map((i) => `s${i}`) },
+      { stroke: '#6b7385', grid: { stroke: '#eef1f6' }, size: 56 },
+    ],
+    series: [{}, ...series.map(([label, color]) => ({ label, stroke: color, fill: color, width: 0, paths: bars, points: { show: false } }))],
+  }, [[], [], [], []], target);
+  return { plot, count, values: series.map(([, , f]) => f) };
+}
+
+function renderShards(entry, shards) {
+  const panel = entry.card.querySelector('[data-panel="shards"]');
+  panel.hidden = shards.length <= 1;
+  if (shards.length <= 1) return;
+  if (!entry.shardChart || entry.shardChart.count !== shards.length) {
+    entry.shardChart?.plot.destroy();
+    entry.shardChart = shardChart(panel.querySelector('[data-chart="shards"]'), shards.length);
+  }
+  const { plot, values } = entry.shardChart;
+  plot.setData([shards.map((_, i) => i), ...values.map((f) => shards.map(f))]);
+  const pending = shards.reduce((n, s) => n + s.pending, 0);
+  const busiest = shards.reduce((best, s, i) => (s.pending > shards[best].pending ? i : best), 0);
+  panel.querySelector('[data-shard-skew]').textContent = pending === 0
+    ? `(${shards.length} shards, nothing pending)`
+    : `(${shards.length} shards; busiest s${busiest} holds ${Math.round((100 * shards[busiest].pending) / pending)}% of pending, even would be ${Math.round(100 / shards.length)}%)`;
+  panel.querySelector('[data-table="shards"]').replaceChildren(table(['Shard', 'Pending', 'Locked', 'Handled'], shards, (s, i) =>
+    el('tr', { 'data-shard': String(i) },
+      el('td', { class: 'mono', text: `s${i}` }),
+      el('td', { class: 'num', 'data-field': 'pending', text: String(s.pending) }),
+      el('td', { class: 'num', 'data-field': 'locked', text: String(s.locked) }),
+      el('td', { class: 'num', 'data-field': 'handled', text: String(s.handled) })), ['Pending', 'Locked', 'Handled']));
+}
+
 function renderQueue(queue, at) {
   const entry = queues.get(queue.name) ?? createQueueCard(queue.name);
   const t = at / 1000;
@@ -161,6 +261,8 @@ function renderQueue(queue, at) {
   entry.charts.requests.setData([s.t, s.pending, s.handled]);
   entry.charts.rate.setData([s.t, s.rate]);
   entry.charts.problems.setData([s.t, s.dead, s.dedup]);
+  renderPoliteness(entry, queue.politeness, t);
+  renderShards(entry, queue.shards ?? []);
   renderWorkers(entry, queue.workers, at);
   renderDeadLetters(entry, queue);
 }
