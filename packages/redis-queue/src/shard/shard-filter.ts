@@ -98,7 +98,7 @@ export class ShardFilter {
    * @param s - the request's shard
    * @param r - the request (uniqueKey, url, method)
    */
-  misplaced(s: number, r: Pick<RequestSchema, 'uniqueKey' | 'url' | 'method'>): string | undefined {
+  misplaced(s: number, r: { uniqueKey: string; url: string; method?: string }): string | undefined {
     const attached = this.split;
     if (!attached) return undefined;
     const dedupKey = attached.keyOf({ uniqueKey: r.uniqueKey, url: r.url, method: r.method });
