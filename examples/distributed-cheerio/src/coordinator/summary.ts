@@ -39,6 +39,11 @@ export interface RunSummary {
   /** Per worker: pages recorded and how the process ended. */
   workers: Array<{ worker: string; pages: number; exit: string }>;
   queue: QueueCounts;
+  /** The queue's shard count (crawlee-redis-queue's `shards`; 1 for the one-process fallback); the queue counts are
+   * the sums over the shards. */
+  shards: number;
+  /** True when the run's Redis is a Redis Cluster. */
+  redisCluster: boolean;
   dedupStore: DedupStats | null;
   failedRequests: number;
   httpErrors: number;
@@ -116,6 +121,10 @@ export interface SummaryInput {
   keyPrefix?: string;
   /** Redis runs: the politeness limits and the peaks the progress readings saw. */
   politeness?: { hostDelaySecs: number; maxPerHost: number | null; hostsWaiting: number; longestWaitSecs: number };
+  /** The queue's shard count (default 1). */
+  shards?: number;
+  /** The run's Redis is a Redis Cluster (default false). */
+  cluster?: boolean;
 }
 
 /** Builds the summary from what the run measured. */
@@ -182,6 +191,8 @@ export function buildSummary(input: SummaryInput): RunSummary {
     requestsEnqueued: c.enqueued ?? 0,
     workers,
     queue: q,
+    shards: input.shards ?? 1,
+    redisCluster: input.cluster ?? false,
     dedupStore: snapshot.store ?? null,
     failedRequests,
     httpErrors: c.httpErrors ?? 0,
@@ -271,10 +282,12 @@ export function printSummary(s: RunSummary): void {
         (s.dedupStore.filtered > 0 ? `, ${s.dedupStore.filtered} caught by the store alone` : ''),
     );
   }
-  log.info(`  queue                   handled ${s.queue.handled}, pending ${s.queue.pending}, locked ${s.queue.locked ?? 'n/a'}, dead letters ${s.queue.deadLetters}`);
+  const shards = s.shards > 1 ? ` (sums over ${s.shards} shards${s.redisCluster ? ' on the Redis Cluster' : ''})` : '';
+  log.info(`  queue                   handled ${s.queue.handled}, pending ${s.queue.pending}, locked ${s.queue.locked ?? 'n/a'}, dead letters ${s.queue.deadLetters}${shards}`);
   if (s.failedRequests + s.httpErrors > 0) log.info(`  failed / HTTP errors    ${s.failedRequests} / ${s.httpErrors}`);
   log.info(`  requests/s              ${s.requestsPerSecond} (${count(s.pagesHandled, 'page')} in ${s.crawlSecs} s; ${s.durationSecs} s with start-up)`);
-  log.info(`  Redis memory            ${bytes(s.redisUsedMemoryBytes)} used by the server, ${bytes(s.runKeysMemoryBytes)} by this run's keys`);
+  const server = s.redisCluster ? "the cluster's masters" : 'the server';
+  log.info(`  Redis memory            ${bytes(s.redisUsedMemoryBytes)} used by ${server}, ${bytes(s.runKeysMemoryBytes)} by this run's keys`);
   if (s.queueMemory !== null) {
     const total = s.queue.handled + s.queue.pending;
     const per = s.queueMemory.bytes !== null && total > 0 ? ` (${Math.round(s.queueMemory.bytes / total)} B per request)` : '';
