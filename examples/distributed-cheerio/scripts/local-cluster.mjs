@@ -3,6 +3,8 @@
 // free loopback ports, no persistence, started with test-utils' startRedisCluster (redis-server + redis-cli
 // --cluster create). Prints the --redis value and waits; Ctrl-C (or SIGTERM) stops every node by PID and deletes
 // their data directories. Needs redis-server and redis-cli (apt-get install redis-server).
+import process from 'node:process';
+import { setInterval } from 'node:timers';
 import { startRedisCluster } from '@crawlee-distributed/test-utils';
 
 const masters = Number(process.env.MASTERS ?? 3);

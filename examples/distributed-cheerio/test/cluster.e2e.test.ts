@@ -7,8 +7,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sleep, startRedisCluster, type RedisClusterHandle } from '@crawlee-distributed/test-utils';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster, Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunSummary } from '../src/coordinator/summary.js';
 import type { PageRecord } from '../src/worker/page-record.js';
 import { crawl, outputDir, runCli } from './helpers/run-cli.js';
@@ -68,7 +68,8 @@ describe('one crawl on a local 3-master Redis Cluster, --shards 12, 3 worker pro
     const queue = `cluster-e2e-${Date.now().toString(36)}`;
     try {
       // Time-outs of 40 % of --lock-secs: roomy, so a busy machine does not turn slow answers into retries.
-      const { result, summary, records } = await crawl(dir, [...FLEET, '--lock-secs', '15', '--start-url', site.startUrl, '--queue', queue], { REDIS_URL: seeds });
+      // --results redis: the page records go to one Redis dataset on its own hash tag (files in the kill test below).
+      const { result, summary, records } = await crawl(dir, [...FLEET, '--lock-secs', '15', '--results', 'redis', '--start-url', site.startUrl, '--queue', queue], { REDIS_URL: seeds });
       expect(summary.shards).toBe(SHARDS);
       expect(summary.redisCluster).toBe(true);
       expect(summary.allPagesCrawled).toBe(true);
@@ -84,6 +85,13 @@ describe('one crawl on a local 3-master Redis Cluster, --shards 12, 3 worker pro
       // The output: every page, each once.
       expect(urlsOf(records)).toEqual([...site.pageUrls].sort());
       expect(summary.pagesHandled).toBe(site.pageUrls.length);
+      expect(summary.resultsDataset).toMatchObject({ name: queue, records: site.pageUrls.length, kept: true });
+      const client = new Cluster(cluster.nodes);
+      try {
+        expect(await client.llen(`{crawlee:ds:${queue}}:items`)).toBe(site.pageUrls.length);
+      } finally {
+        client.disconnect();
+      }
       expect(result.stdout).toMatch(/progress: handled \d+\/\d+ .*\| shards 12/);
       expect(result.stdout).toMatch(/dead letters 0 \(sums over 12 shards on the Redis Cluster\)/);
 
@@ -116,8 +124,9 @@ describe('one crawl on a local 3-master Redis Cluster, --shards 12, 3 worker pro
     const summaryFile = join(dir, 'summary.json');
     const outputFile = join(dir, 'pages.jsonl');
     try {
-      // A short lock time: the killed worker's requests come back within twice it.
-      const run = spawnCli([...FLEET, '--lock-secs', '6', '--start-url', site.startUrl, '--summary-json', summaryFile, '--output', outputFile], { REDIS_URL: seeds });
+      // The killed worker's requests come back within twice the lock time; its time-outs (40 %: 4.8 s) leave room for
+      // a cold worker's first request on a busy machine.
+      const run = spawnCli([...FLEET, '--lock-secs', '12', '--start-url', site.startUrl, '--summary-json', summaryFile, '--output', outputFile], { REDIS_URL: seeds });
       let killed: { pid: number; hit: SiteHit } | undefined;
       const deadline = Date.now() + 90_000;
       while (killed === undefined && Date.now() < deadline) {
@@ -157,4 +166,22 @@ describe('one crawl on a local 3-master Redis Cluster, --shards 12, 3 worker pro
       await site.close();
     }
   }, 150_000);
+
+  it('refuses what cannot work before anything starts: seed nodes of a standalone Redis, a database index, a --join of nothing', async () => {
+    const standalone = inject('redisUrl');
+    const dir = outputDir();
+    dirs.push(dir);
+    const twoStandalone = await runCli(['--demo', '--shards', '12', '--output', join(dir, 'a.jsonl')], { REDIS_URL: `${standalone},${standalone}` });
+    expect(twoStandalone.code).toBe(2);
+    expect(twoStandalone.stdout + twoStandalone.stderr).toMatch(/--redis lists 2 URLs, the seed nodes of a Redis Cluster, but .* is a standalone Redis/);
+    const node = cluster.nodes[0]!;
+    const db = await runCli(['--demo', '--output', join(dir, 'b.jsonl')], { REDIS_URL: `redis://${node.host}:${node.port}/3` });
+    expect(db.code).toBe(1);
+    expect(db.stdout + db.stderr).toContain('has no database 3 (a Redis Cluster has only database 0)');
+    const join_ = await runCli(['--join', '--queue', 'cluster-nothing-here', '--output', join(dir, 'c.jsonl')], { REDIS_URL: seeds });
+    expect(join_.code).toBe(1);
+    expect(join_.stdout + join_.stderr).toContain('queue cluster-nothing-here on');
+    for (const text of [twoStandalone, db, join_].map((r) => r.stdout + r.stderr)) expect(text).not.toMatch(/serving|started worker|at .*\.js:\d+/);
+    for (const [port, keys] of await keysPerMaster('cluster-nothing-here')) expect(keys, `keys on ${port}`).toEqual([]);
+  }, 60_000);
 });

@@ -81,4 +81,15 @@ describe('the summary', () => {
     expect(summary.queueMemory).toEqual({ bytes: 4000, handledRequests: 'key' });
     expect(printed(summary)).toMatch(/queue memory +3\.9 KiB \(100 B per request\), handled requests kept as 'key'/);
   });
+
+  it('says the shard count of a sharded queue and that the Redis is a Cluster, and nothing of it for one shard', () => {
+    const done = input({ total: 40, pending: 0, locked: 0, handled: 40, deadLetters: 0 }, 40);
+    const sharded = buildSummary({ ...done, shards: 12, cluster: true });
+    expect(sharded).toMatchObject({ shards: 12, redisCluster: true });
+    expect(printed(sharded)).toMatch(/queue +handled 40, pending 0, locked 0, dead letters 0 \(sums over 12 shards on the Redis Cluster\)/);
+    expect(printed(sharded)).toMatch(/Redis memory +.* used by the cluster's masters/);
+    const plain = buildSummary(done);
+    expect(plain).toMatchObject({ shards: 1, redisCluster: false });
+    expect(printed(plain)).not.toMatch(/shards|cluster/);
+  });
 });

@@ -37,15 +37,6 @@ async function forRunKeys(redis: RedisClient, hashTag: string, each: (node: Redi
   }
 }
 
-/** Every key of this run (queue and its shards, dedup store, counters), on every master of a Cluster. */
-export async function runKeyNames(redis: RedisClient, hashTag: string): Promise<string[]> {
-  const names: string[] = [];
-  await forRunKeys(redis, hashTag, async (_node, keys) => {
-    names.push(...keys);
-  });
-  return names;
-}
-
 /** `MEMORY USAGE` summed over the run's keys, each asked of the node that holds it. */
 export async function runKeysMemory(redis: RedisClient, hashTag: string): Promise<number> {
   let total = 0;

@@ -17,7 +17,7 @@ import { PageClock } from './page-clock.js';
 import { ProgressReporter } from './progress.js';
 import { readQueueState, recordSeededSite } from './queue-state.js';
 import { openRecordsDir, recordsDirOf, recordsFilesIn, removeRecordsDir } from './records-dir.js';
-import { redisUsedMemory, runKeyNames, runKeysMemory } from './redis-memory.js';
+import { redisUsedMemory, runKeysMemory } from './redis-memory.js';
 import { ResultsDataset } from './results-dataset.js';
 import type { SiteSource } from './site-source.js';
 import { buildSummary, type RunMode, type RunSummary } from './summary.js';
@@ -226,8 +226,6 @@ export async function runDistributed(input: {
     // The queue with every shard, and every other key of its hash tag (dedup store, counters, seeding record), on
     // every master of a Cluster.
     await admin.dropHashTag();
-    const rest = await runKeyNames(redis, keys.hashTag);
-    for (const key of rest) await redis.del(key);
     removeRecordsDir(recordsDir);
     await results?.delete();
   } else {
