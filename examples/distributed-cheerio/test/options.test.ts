@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/errors/usage-error.js';
 import { OptionRangeError } from '../src/errors/option-range-error.js';
 import { OPTION_RANGES, POSTGRES_DOCS_DIR, resolveOptions, type RawOptions } from '../src/options.js';
+import { maskUrl } from '../src/mask-credentials.js';
 import { runCli } from './helpers/run-cli.js';
 
 /** A folder that exists but has no index.html (the crawl of a folder starts there). */
@@ -44,6 +45,8 @@ describe('resolveOptions', () => {
     expect(resolveOptions({}, { REDIS_URL: 'rediss://u:p@a:1,rediss://u:p@b:2' }).redisUrl).toBe('rediss://u:p@a:1,rediss://u:p@b:2');
     expect('shards' in seeds).toBe(false);
     expect(resolveOptions({ demo: true, shards: '12' }, {}).shards).toBe(12);
+    // Every seed's password is masked where the list is printed.
+    expect(maskUrl('redis://u:secret@a:1,redis://u:secret@b:2')).toBe('redis://u:***@a:1,redis://u:***@b:2');
   });
 
   it('politeness: --host-delay-secs takes fractions of a second, --max-per-host a whole number; unset by default', () => {
