@@ -85,7 +85,8 @@ describe('one crawl on a local 3-master Redis Cluster, --shards 12, 3 worker pro
       // The output: every page, each once.
       expect(urlsOf(records)).toEqual([...site.pageUrls].sort());
       expect(summary.pagesHandled).toBe(site.pageUrls.length);
-      expect(summary.resultsDataset).toMatchObject({ name: queue, records: site.pageUrls.length, kept: true });
+      // No crawlee-redis export command: that CLI connects to a standalone Redis only.
+      expect(summary.resultsDataset).toMatchObject({ name: queue, records: site.pageUrls.length, kept: true, exportCommand: null });
       const client = new Cluster(cluster.nodes);
       try {
         expect(await client.llen(`{crawlee:ds:${queue}}:items`)).toBe(site.pageUrls.length);

@@ -42,6 +42,11 @@ function printed(summary: ReturnType<typeof buildSummary>): string {
 
 afterEach(() => vi.restoreAllMocks());
 
+/** The summary of a run on one standalone Redis. */
+function plain_(i: SummaryInput): ReturnType<typeof buildSummary> {
+  return buildSummary(i);
+}
+
 describe('the summary', () => {
   it('names dead letters as the reason pages are missing, with the command that lists them, and no negative count', () => {
     const summary = buildSummary(input({ total: 44, pending: -2, locked: 0, handled: 46, deadLetters: 3 }, 43));
@@ -88,7 +93,10 @@ describe('the summary', () => {
     expect(sharded).toMatchObject({ shards: 12, redisCluster: true });
     expect(printed(sharded)).toMatch(/queue +handled 40, pending 0, locked 0, dead letters 0 \(sums over 12 shards on the Redis Cluster\)/);
     expect(printed(sharded)).toMatch(/Redis memory +.* used by the cluster's masters/);
-    const plain = buildSummary(done);
+    // The crawlee-redis CLI does not reach a Cluster: no command of it is printed there.
+    expect(sharded.deadLettersCommand).toBeNull();
+    expect(plain_(done).deadLettersCommand).toMatch(/crawlee-redis dead-letters q1/);
+    const plain = plain_(done);
     expect(plain).toMatchObject({ shards: 1, redisCluster: false });
     expect(printed(plain)).not.toMatch(/shards|cluster/);
   });

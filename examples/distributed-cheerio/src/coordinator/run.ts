@@ -43,7 +43,7 @@ async function inspectQueue(options: RunOptions, target: RedisTarget): Promise<Q
     // A live producer lease means a seeding run is still adding: a --join may start (its workers wait for the work).
     const seeding = state.producers > 0;
     if (options.join && state.stats.total === 0 && !seeding) throw new QueueHasNoRequestsError(options.runQueueName, maskUrl(url));
-    if (isFinished(state.stats) && !seeding) throw new QueueFinishedError(options.runQueueName, maskUrl(url), state.stats.handled, options.keyPrefix);
+    if (isFinished(state.stats) && !seeding) throw new QueueFinishedError(options.runQueueName, maskUrl(url), state.stats.handled, options.keyPrefix, target.cluster);
     const now = sourceOf(options);
     if (!options.join && state.site !== undefined && !state.site.source.startsWith('url:') && state.site.source !== now) {
       throw new ServedSiteMismatchError(options.runQueueName, describeSource(state.site.source), describeSource(now));

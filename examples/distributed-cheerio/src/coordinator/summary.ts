@@ -76,7 +76,8 @@ export interface RunSummary {
   /** everyPageRecordedOnce, and no page fetched twice. */
   everyPageExactlyOnce: boolean;
   output: string;
-  /** The `crawlee-redis` command that lists the queue's dead letters (null without Redis). */
+  /** The `crawlee-redis` command that lists the queue's dead letters (null without Redis, and on a Redis Cluster,
+   * which that CLI does not reach). */
   deadLettersCommand: string | null;
   /** With `--results redis`: the Redis dataset the workers pushed their records into (named after the queue), its
    * record count (duplicates included), and whether it was kept (a named or interrupted queue, `--keep-keys`) or
@@ -221,8 +222,9 @@ export function buildSummary(input: SummaryInput): RunSummary {
     everyPageRecordedOnce: allPagesCrawled && duplicatePagesHandled === 0,
     everyPageExactlyOnce: allPagesCrawled && duplicatePagesHandled === 0 && pagesFetchedTwice === 0,
     output: input.output,
+    // The crawlee-redis CLI connects to a standalone Redis only: no command to print for a Cluster.
     deadLettersCommand:
-      input.redisUrl === null
+      input.redisUrl === null || input.cluster === true
         ? null
         : crawleeRedisCommand(['dead-letters', input.queueName], {
             redisUrl: maskUrl(input.redisUrl),
@@ -235,7 +237,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
             name: input.results.dataset,
             records: merged.recordsRead,
             kept: input.results.kept,
-            exportCommand: input.results.kept
+            exportCommand: input.results.kept && input.cluster !== true
               ? crawleeRedisCommand(['export', input.results.dataset, '--format', 'jsonl', '--output', 'pages.jsonl'], {
                   redisUrl: maskUrl(input.redisUrl ?? 'redis://127.0.0.1:6379'),
                   keyPrefix: input.results.keyPrefix,
@@ -347,7 +349,7 @@ export function printSummary(s: RunSummary): void {
     const d = s.resultsDataset;
     log.info(
       `  results                 Redis dataset "${d.name}", ${count(d.records, 'record')}; ` +
-        (d.kept ? `kept (${d.exportCommand})` : 'removed with the per-run queue (use --queue NAME or --keep-keys to keep it)'),
+        (d.kept ? `kept${d.exportCommand === null ? '' : ` (${d.exportCommand})`}` : 'removed with the per-run queue (use --queue NAME or --keep-keys to keep it)'),
     );
   }
 }
