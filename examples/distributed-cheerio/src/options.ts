@@ -40,7 +40,9 @@ export interface RunOptions {
   docsMissing: boolean;
   /** A site to crawl instead of a served folder. */
   startUrl?: string;
-  /** Redis to use; when nothing answers there the coordinator falls back (see README). */
+  /** Redis to use: one `redis://` / `rediss://` URL, or several joined by commas (seed nodes of a Redis Cluster, as
+   * ioredis' `new Cluster([url, ...])` takes them); when nothing answers at a single local URL the coordinator falls
+   * back (see README). Whether it is a Cluster is asked of the server at start-up (`INFO cluster`). */
   redisUrl: string;
   /** True when the user named the Redis URL (`--redis` or `REDIS_URL`). */
   redisUrlGiven: boolean;
@@ -83,6 +85,9 @@ export interface RunOptions {
   hostDelaySecs?: number;
   /** `--max-per-host`: most requests of one host in flight across the fleet (unset: unlimited). */
   maxPerHost?: number;
+  /** `--shards`: sub-queues of a new queue (crawlee-redis-queue's `shards`), 1-256. Unset: 1 for a new queue, the
+   * recorded count for an existing one (a resume, a `--join`). */
+  shards?: number;
 }
 
 /** Raw strings as commander hands them over. */
@@ -110,6 +115,7 @@ export interface RawOptions {
   enqueueStrategy?: string;
   hostDelaySecs?: string;
   maxPerHost?: string;
+  shards?: string;
 }
 
 /** The directory the user ran the command in (`npm start` runs the script inside the workspace folder). */
@@ -143,6 +149,8 @@ export const OPTION_RANGES = {
   // The queue's own ranges of politeness.minDelaySecs and politeness.maxConcurrencyPerHost.
   '--host-delay-secs': { min: 0, max: 86_400, hint: 'Seconds, fractions allowed (0.25); 0 means no delay between requests to one host.' },
   '--max-per-host': { min: 1, max: 10_000, hint: 'The fleet-wide limit of requests in flight to one host.' },
+  // crawlee-redis-queue's range of `shards`.
+  '--shards': { min: 1, max: 256, hint: 'Sub-queues of one crawl, each on its own hash tag; a few per master of the Redis Cluster is enough (12 on 3 masters).' },
 } as const;
 
 type NumericOption = keyof typeof OPTION_RANGES;
@@ -179,6 +187,41 @@ function httpUrl(name: string, value: string, protocols: string[]): string {
     throw new UsageError(`${name} must use ${protocols.join(' or ')}, got "${maskUrl(value)}".`);
   }
   return url.href;
+}
+
+/**
+ * `--redis` / `REDIS_URL`: one Redis URL, or the seed nodes of a Redis Cluster as a comma-separated list of URLs
+ * (the list ioredis' `new Cluster([...])` takes). Every URL is `redis://` or `rediss://`; the path is the database
+ * index, which a Cluster only has as 0.
+ *
+ * @param value - the raw option
+ * @returns the URLs, normalized, joined by commas
+ * @throws {@link UsageError} for a malformed URL, another scheme, a bad path, mixed schemes or a database index in a list
+ */
+export function redisUrlList(value: string): string {
+  const parts = value.split(',').map((part) => part.trim());
+  if (parts.some((part) => part === '')) {
+    throw new UsageError(`--redis: an empty entry in the list "${maskInText(value)}"; give one URL, or the cluster's seed nodes separated by commas.`);
+  }
+  const urls = parts.map((part) => httpUrl('--redis', part, ['redis:', 'rediss:']));
+  for (const url of urls) {
+    const path = new URL(url).pathname;
+    if (!/^\/?(\d{1,5})?$/.test(path)) {
+      throw new UsageError(`--redis: the path of a Redis URL is the database index (redis://host:port/2), got "${path}" in "${maskUrl(url)}".`);
+    }
+    if (urls.length > 1 && !/^\/?0?$/.test(path)) {
+      throw new UsageError(`--redis: several URLs are the seed nodes of a Redis Cluster, which has only database 0; drop "${path}" from "${maskUrl(url)}".`);
+    }
+  }
+  if (new Set(urls.map((url) => new URL(url).protocol)).size > 1) {
+    throw new UsageError('--redis: the seed nodes of one Redis Cluster use one scheme, all redis:// or all rediss://.');
+  }
+  return urls.join(',');
+}
+
+/** @returns the URLs of a `redisUrl` ({@link redisUrlList}): one, or a Cluster's seed nodes */
+export function redisUrlsOf(redisUrl: string): string[] {
+  return redisUrl.split(',');
 }
 
 /** A queue name nobody else uses: one run never picks up another run's requests or dedup keys. */
@@ -226,11 +269,7 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
 
   const redisFromEnv = env.REDIS_URL !== undefined && env.REDIS_URL !== '' ? env.REDIS_URL : undefined;
   const redisRaw = raw.redis ?? redisFromEnv;
-  const redisUrl = httpUrl('--redis', redisRaw ?? 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
-  const redisPath = new URL(redisUrl).pathname;
-  if (!/^\/?(\d{1,5})?$/.test(redisPath)) {
-    throw new UsageError(`--redis: the path of a Redis URL is the database index (redis://host:port/2), got "${redisPath}" in "${maskUrl(redisUrl)}".`);
-  }
+  const redisUrl = redisUrlList(redisRaw ?? 'redis://127.0.0.1:6379');
 
   const queueName = raw.queue;
   if (queueName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(queueName)) {
@@ -272,6 +311,19 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
   if (raw.memory === true && (hostDelaySecs !== undefined || maxPerHost !== undefined)) {
     throw new UsageError('--host-delay-secs and --max-per-host are enforced by the Redis queue; they cannot run with --memory (use Crawlee\'s sameDomainDelaySecs there).');
   }
+  const shards = integer('--shards', raw.shards);
+  if (shards !== undefined && shards > 1) {
+    if (raw.memory === true) throw new UsageError('--shards splits a Redis queue over hash tags; it cannot run with --memory.');
+    // The example keys every request by its Scrapy fingerprint; a polite sharded queue keeps a host's schedule in the
+    // shard of the host, which a fingerprint does not name (crawlee-redis-queue refuses that combination).
+    if (hostDelaySecs !== undefined || maxPerHost !== undefined) {
+      throw new UsageError(
+        '--host-delay-secs and --max-per-host need --shards 1: a sharded queue keeps each host\'s schedule in the shard of ' +
+          'its host, and this example keys requests by Scrapy fingerprint, which spreads one host over every shard. ' +
+          'Crawl politely with --shards 1 (one hash tag, one master), or spread the crawl with --shards and no host limits.',
+      );
+    }
+  }
   const runQueueName = queueName ?? uniqueQueueName();
   const docsMissing = raw.demo !== true && site === undefined && startUrl === undefined && !join && !existsSync(POSTGRES_DOCS_DIR);
   const options: RunOptions = {
@@ -297,6 +349,7 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
   };
   if (hostDelaySecs !== undefined) options.hostDelaySecs = hostDelaySecs;
   if (maxPerHost !== undefined) options.maxPerHost = maxPerHost;
+  if (shards !== undefined) options.shards = shards;
   if (site !== undefined) options.site = site;
   else if (startUrl !== undefined) options.startUrl = startUrl;
   else if (!options.demo && !join) options.site = POSTGRES_DOCS_DIR;

@@ -5,8 +5,8 @@
  * coordinator) or when its coordinator dies; nothing is marked failed because the coordinator vanished.
  */
 import { log } from 'crawlee';
-import { Redis } from 'ioredis';
 import { installLogFilter } from './log-filter.js';
+import { openRedis } from './redis/open-redis.js';
 import { CoordinatorWatch } from './worker/coordinator-watch.js';
 import { createCrawler, processLocalConfiguration } from './worker/create-crawler.js';
 import { countOffers } from './worker/count-offers.js';
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => requestStop('requested'));
   process.on('SIGINT', () => requestStop('requested'));
 
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 20 });
+  const redis = openRedis({ url: config.redisUrl, cluster: config.redisCluster }, { maxRetriesPerRequest: 20 });
   const crawleeConfig = processLocalConfiguration(config.results === 'redis' ? { redis, keyPrefix: config.keyPrefix } : undefined);
   const { queue, store, storageClient } = await openSharedQueue({
     lockSecs: config.lockSecs,
@@ -57,6 +57,7 @@ async function main(): Promise<void> {
     queueName: config.queueName,
     dedup: config.dedup,
     dedupKey: config.dedupKey,
+    shards: config.shards,
     ...(config.politeness !== undefined ? { politeness: config.politeness } : {}),
   });
   const counters = new RedisRunCounters(redis, config.countersKey);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/errors/usage-error.js';
 import { OptionRangeError } from '../src/errors/option-range-error.js';
 import { OPTION_RANGES, POSTGRES_DOCS_DIR, resolveOptions, type RawOptions } from '../src/options.js';
+import { maskUrl } from '../src/mask-credentials.js';
 import { runCli } from './helpers/run-cli.js';
 
 /** A folder that exists but has no index.html (the crawl of a folder starts there). */
@@ -36,6 +37,16 @@ describe('resolveOptions', () => {
       expect(under, flag).toThrow(OptionRangeError);
       expect(() => resolveOptions({ [key]: String(range.max) }, {}), flag).not.toThrow();
     }
+  });
+
+  it('--redis: one URL, or a Redis Cluster\'s seed nodes separated by commas; --shards is unset unless given', () => {
+    const seeds = resolveOptions({ redis: 'redis://10.0.0.1:7000, redis://10.0.0.2:7000' }, {});
+    expect(seeds.redisUrl).toBe('redis://10.0.0.1:7000,redis://10.0.0.2:7000');
+    expect(resolveOptions({}, { REDIS_URL: 'rediss://u:p@a:1,rediss://u:p@b:2' }).redisUrl).toBe('rediss://u:p@a:1,rediss://u:p@b:2');
+    expect('shards' in seeds).toBe(false);
+    expect(resolveOptions({ demo: true, shards: '12' }, {}).shards).toBe(12);
+    // Every seed's password is masked where the list is printed.
+    expect(maskUrl('redis://u:secret@a:1,redis://u:secret@b:2')).toBe('redis://u:***@a:1,redis://u:***@b:2');
   });
 
   it('politeness: --host-delay-secs takes fractions of a second, --max-per-host a whole number; unset by default', () => {
@@ -99,6 +110,15 @@ describe('resolveOptions', () => {
     [{ maxPerHost: '10001' }, /--max-per-host must be at most 10000/],
     [{ memory: true, hostDelaySecs: '1' }, /enforced by the Redis queue; they cannot run with --memory/],
     [{ memory: true, maxPerHost: '2' }, /enforced by the Redis queue; they cannot run with --memory/],
+    [{ redis: 'redis://a:1,' }, /--redis: an empty entry in the list/],
+    [{ redis: 'redis://a:1,http://b:2' }, /--redis must use redis: or rediss:/],
+    [{ redis: 'redis://a:1,rediss://b:2' }, /one scheme, all redis:\/\/ or all rediss:\/\//],
+    [{ redis: 'redis://a:1/2,redis://b:2' }, /a Redis Cluster, which has only database 0/],
+    [{ shards: '0' }, /--shards must be a whole number >= 1 \(range 1-256\)/],
+    [{ shards: '257' }, /--shards must be at most 256/],
+    [{ shards: '12', memory: true }, /--shards splits a Redis queue.*cannot run with --memory/],
+    [{ shards: '12', hostDelaySecs: '1' }, /--host-delay-secs and --max-per-host need --shards 1/],
+    [{ shards: '2', maxPerHost: '2' }, /--host-delay-secs and --max-per-host need --shards 1/],
     [{ enqueueStrategy: 'everything' }, /--enqueue-strategy must be one of same-hostname, same-domain, same-origin, all, got "everything"/],
   ])('rejects %j', (raw, message) => {
     expect(() => resolveOptions(raw, {})).toThrow(UsageError);

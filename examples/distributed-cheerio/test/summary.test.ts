@@ -42,6 +42,11 @@ function printed(summary: ReturnType<typeof buildSummary>): string {
 
 afterEach(() => vi.restoreAllMocks());
 
+/** The summary of a run on one standalone Redis. */
+function plain_(i: SummaryInput): ReturnType<typeof buildSummary> {
+  return buildSummary(i);
+}
+
 describe('the summary', () => {
   it('names dead letters as the reason pages are missing, with the command that lists them, and no negative count', () => {
     const summary = buildSummary(input({ total: 44, pending: -2, locked: 0, handled: 46, deadLetters: 3 }, 43));
@@ -80,5 +85,19 @@ describe('the summary', () => {
     const summary = buildSummary({ ...input({ total: 40, pending: 0, locked: 0, handled: 40, deadLetters: 0 }, 40), queueMemory: { bytes: 4000, handledRequests: 'key' } });
     expect(summary.queueMemory).toEqual({ bytes: 4000, handledRequests: 'key' });
     expect(printed(summary)).toMatch(/queue memory +3\.9 KiB \(100 B per request\), handled requests kept as 'key'/);
+  });
+
+  it('says the shard count of a sharded queue and that the Redis is a Cluster, and nothing of it for one shard', () => {
+    const done = input({ total: 40, pending: 0, locked: 0, handled: 40, deadLetters: 0 }, 40);
+    const sharded = buildSummary({ ...done, shards: 12, cluster: true });
+    expect(sharded).toMatchObject({ shards: 12, redisCluster: true });
+    expect(printed(sharded)).toMatch(/queue +handled 40, pending 0, locked 0, dead letters 0 \(sums over 12 shards on the Redis Cluster\)/);
+    expect(printed(sharded)).toMatch(/Redis memory +.* used by the cluster's masters/);
+    // The crawlee-redis CLI does not reach a Cluster: no command of it is printed there.
+    expect(sharded.deadLettersCommand).toBeNull();
+    expect(plain_(done).deadLettersCommand).toMatch(/crawlee-redis dead-letters q1/);
+    const plain = plain_(done);
+    expect(plain).toMatchObject({ shards: 1, redisCluster: false });
+    expect(printed(plain)).not.toMatch(/shards|cluster/);
   });
 });

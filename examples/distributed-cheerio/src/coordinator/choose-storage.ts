@@ -5,14 +5,16 @@ import { RedisPermissionError } from '../errors/redis-permission-error.js';
 import { RedisTlsError } from '../errors/redis-tls-error.js';
 import { RedisUnreachableError } from '../errors/redis-unreachable-error.js';
 import { maskUrl } from '../mask-credentials.js';
-import type { RunOptions } from '../options.js';
+import { redisUrlsOf, type RunOptions } from '../options.js';
+import { UsageError } from '../errors/usage-error.js';
 import { launchRedisServer, redisServerBin, type LaunchedRedis } from '../redis/launch-redis-server.js';
 import { probeRedis, type RedisProbe } from '../redis/probe-redis.js';
 
 /** Where the run keeps its queue. */
 export type StorageChoice =
-  | { kind: 'redis'; url: string }
-  | { kind: 'redis-started-for-run'; url: string; server: LaunchedRedis }
+  /** `cluster`: the server is a Redis Cluster node; `url` is then one seed node or several, joined by commas. */
+  | { kind: 'redis'; url: string; cluster: boolean }
+  | { kind: 'redis-started-for-run'; url: string; cluster: false; server: LaunchedRedis }
   | { kind: 'memory-one-process' };
 
 /** True for a host name that is this machine (a private redis-server may stand in only for a Redis here). */
@@ -59,6 +61,34 @@ function throwUnlessUsable(url: string, probe: RedisProbe): void {
 }
 
 /**
+ * Whether the Redis that answered is a Cluster the crawl can use.
+ *
+ * @returns true for a Cluster node, false for a standalone Redis
+ * @throws {@link UsageError} when several URLs were given (seed nodes) but the server is no Cluster node
+ * @throws {@link RedisUnreachableError} when the Cluster does not serve every slot (`cluster_state:fail`)
+ */
+function usableCluster(seeds: string[], answered: string, probe: RedisProbe & { kind: 'ok' }): boolean {
+  if (!probe.cluster) {
+    if (seeds.length > 1) {
+      throw new UsageError(
+        `--redis lists ${seeds.length} URLs, the seed nodes of a Redis Cluster, but ${maskUrl(answered)} is a standalone Redis ` +
+          '(INFO cluster: cluster_enabled:0): give one URL for a standalone Redis.',
+      );
+    }
+    return false;
+  }
+  if (probe.clusterState !== undefined && probe.clusterState !== 'ok') {
+    throw new RedisUnreachableError(
+      maskUrl(answered),
+      `cluster_state:${probe.clusterState}`,
+      'The Redis Cluster does not serve every hash slot (a master down without a replica, or slots not assigned): ' +
+        'check `redis-cli -c -h HOST -p PORT cluster info`. Nothing was started.',
+    );
+  }
+  return true;
+}
+
+/**
  * Uses the Redis at the given URL when it answers. When the connection is refused (nothing listens) on this machine,
  * starts a `redis-server` on a free loopback port for this run; when no binary is installed, falls back to one
  * process on Crawlee's MemoryStorage, and says so. Any answer from Redis (NOAUTH, WRONGPASS, NOPERM, a database
@@ -73,10 +103,21 @@ export async function chooseStorage(options: RunOptions): Promise<StorageChoice>
     return { kind: 'memory-one-process' };
   }
   const masked = maskUrl(options.redisUrl);
-  // A time-out is an error now, never a fallback: give a Redis across the network more time than one on loopback.
-  const probe = await probeRedis(options.redisUrl, isLoopbackUrl(options.redisUrl) ? 1_500 : 5_000);
-  throwUnlessUsable(options.redisUrl, probe);
-  if (probe.kind === 'ok') return { kind: 'redis', url: options.redisUrl };
+  const seeds = redisUrlsOf(options.redisUrl);
+  let probe: RedisProbe = { kind: 'refused', detail: 'no URL' };
+  let answered = seeds[0]!;
+  // A Cluster's seed nodes are tried in turn, as ioredis does: the first that answers decides.
+  for (const seed of seeds) {
+    answered = seed;
+    // A time-out is an error now, never a fallback: give a Redis across the network more time than one on loopback.
+    probe = await probeRedis(seed, isLoopbackUrl(seed) ? 1_500 : 5_000);
+    if (probe.kind !== 'refused') break;
+  }
+  throwUnlessUsable(answered, probe);
+  if (probe.kind === 'ok') return { kind: 'redis', url: options.redisUrl, cluster: usableCluster(seeds, answered, probe) };
+  if (seeds.length > 1) {
+    throw new RedisUnreachableError(masked, probe.detail, 'None of the Redis Cluster\'s seed nodes accepts a connection: start the cluster or fix --redis / REDIS_URL. Nothing was started.');
+  }
   if (options.join) {
     throw new RedisUnreachableError(masked, probe.detail, 'Start Redis there: --join must reach the Redis the other machines use, it never starts its own.');
   }
@@ -95,7 +136,7 @@ export async function chooseStorage(options: RunOptions): Promise<StorageChoice>
   const server = await launchRedisServer();
   if (server !== undefined) {
     log.info(`redis-server (pid ${server.pid}) listens at ${server.url}; it stops when the run ends`);
-    return { kind: 'redis-started-for-run', url: server.url, server };
+    return { kind: 'redis-started-for-run', url: server.url, cluster: false, server };
   }
   log.warning(
     `no redis-server installed (apt-get install redis-server, or brew install redis): crawling in ONE process ` +

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/open-redis.js';
 import { RedisQueueAdmin } from 'crawlee-redis-queue';
 
 /**
@@ -10,7 +10,7 @@ import { RedisQueueAdmin } from 'crawlee-redis-queue';
  * @returns the sentence, or undefined when nothing is locked
  */
 export async function explainLockWait(
-  redis: Redis,
+  redis: RedisClient,
   keyPrefix: string,
   queueName: string,
   locked: number,

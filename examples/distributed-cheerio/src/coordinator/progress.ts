@@ -3,7 +3,8 @@ import { duplicatesFiltered, type ReadSnapshot } from './fleet-snapshot.js';
 import { count } from './summary.js';
 
 /**
- * Logs one progress line every `intervalSecs`: handled, pending, locked, duplicates filtered, pages/s. The rate is
+ * Logs one progress line every `intervalSecs`: handled, pending, locked, duplicates filtered, pages/s (and the shard
+ * count of a sharded queue, whose counts are the sums over its shards). The rate is
  * the change of the fleet's page counter between two readings divided by the time between them.
  */
 export class ProgressReporter {
@@ -21,6 +22,8 @@ export class ProgressReporter {
     private readonly alive: () => number,
     /** Says why nothing moves while requests are locked (see explainLockWait); undefined: nothing to add. */
     private readonly explainStall?: (locked: number, quietSecs: number) => Promise<string | undefined>,
+    /** The queue's shard count; above 1 the line says it (the counts are the sums over the shards). */
+    private readonly shards = 1,
   ) {}
 
   start(): void {
@@ -54,7 +57,7 @@ export class ProgressReporter {
       log.info(
         `progress: handled ${q.handled}/${q.total} | pending ${q.pending} | locked ${q.locked ?? 'n/a'} | ` +
           `duplicates filtered ${duplicatesFiltered(snapshot.counters)}${store} | ${rate.toFixed(1)} pages/s | ` +
-          `workers alive ${this.alive()}${hosts}`,
+          `workers alive ${this.alive()}${this.shards > 1 ? ` | shards ${this.shards}` : ''}${hosts}`,
       );
       this.stalledTicks = pages === last.pages && (q.locked ?? 0) > 0 ? this.stalledTicks + 1 : 0;
       // Two quiet lines in a row: not a slow first page, but requests nobody can take until their locks expire.

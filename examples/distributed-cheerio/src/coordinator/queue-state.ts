@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PolitenessStats, RedisQueueAdmin, RedisQueueStats } from 'crawlee-redis-queue';
-import type { Redis } from 'ioredis';
+import { queueKeys } from 'crawlee-redis-queue/internal';
+import type { RedisClient } from '../redis/open-redis.js';
 
 /**
  * What a queue's seeding run recorded about its site, next to the queue (same hash tag), so a rerun with the same
@@ -24,6 +25,9 @@ export interface QueueState {
   producers: number;
   /** The queue's politeness: whether it was created with it, its limits (see queue-politeness.ts). */
   politeness: PolitenessStats;
+  /** The shard count recorded in the queue's metadata (1 for a queue created before counts were recorded);
+   * undefined when the queue has no metadata yet (a new queue). */
+  shards: number | undefined;
 }
 
 /** @returns the Redis key of the seeding record of a queue (hash tag `hashTag`) */
@@ -32,18 +36,34 @@ export function seededSiteKey(hashTag: string): string {
 }
 
 /** Reads the queue's counters and seeding record (reads only: nothing is created). */
-export async function readQueueState(redis: Redis, admin: RedisQueueAdmin, hashTag: string): Promise<QueueState> {
-  const [stats, raw, leases, politeness] = await Promise.all([
+export async function readQueueState(redis: RedisClient, admin: RedisQueueAdmin, hashTag: string, queue: { keyPrefix: string; name: string }): Promise<QueueState> {
+  const [stats, raw, leases, politeness, shards] = await Promise.all([
     admin.stats(),
     redis.hgetall(seededSiteKey(hashTag)),
     admin.producerLeases(),
     admin.politenessStats({ top: 1 }),
+    recordedShards(redis, queue.keyPrefix, queue.name),
   ]);
   const site =
     typeof raw.source === 'string' && typeof raw.incarnation === 'string'
       ? { source: raw.source, origin: raw.origin ?? '', incarnation: raw.incarnation }
       : undefined;
-  return { stats, site, producers: leases.length, politeness };
+  return { stats, site, producers: leases.length, politeness, shards };
+}
+
+/**
+ * The shard count crawlee-redis-queue recorded in the queue's root metadata (`{p:rq:name}:meta`, field `shards`,
+ * the layout every client of the queue must open it with). Read here, before anything is served or started, so a
+ * run with another `--shards` is refused up front.
+ *
+ * @returns the count; 1 for metadata without one (a queue created before shards existed); undefined without metadata
+ */
+async function recordedShards(redis: RedisClient, keyPrefix: string, name: string): Promise<number | undefined> {
+  const meta = queueKeys(keyPrefix, name).meta;
+  const [exists, shards] = await Promise.all([redis.exists(meta), redis.hget(meta, 'shards')]);
+  if (exists === 0) return undefined;
+  const n = Number(shards ?? 1);
+  return Number.isInteger(n) && n >= 1 ? n : 1;
 }
 
 /**
@@ -51,7 +71,7 @@ export async function readQueueState(redis: Redis, admin: RedisQueueAdmin, hashT
  *
  * @returns the record in Redis after the call
  */
-export async function recordSeededSite(redis: Redis, hashTag: string, site: Omit<SeededSite, 'incarnation'>): Promise<SeededSite> {
+export async function recordSeededSite(redis: RedisClient, hashTag: string, site: Omit<SeededSite, 'incarnation'>): Promise<SeededSite> {
   const key = seededSiteKey(hashTag);
   await redis
     .multi()

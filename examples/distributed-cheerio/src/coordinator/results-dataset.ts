@@ -1,5 +1,5 @@
 import { RedisStorageClient } from 'crawlee-redis-queue';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/open-redis.js';
 import type { PageRecord } from '../worker/page-record.js';
 import { RecordMerger, type MergedRecords } from './merge-records.js';
 
@@ -20,7 +20,7 @@ export class ResultsDataset {
    * @param name - the queue name (= the dataset name)
    */
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     keyPrefix: string,
     readonly name: string,
   ) {

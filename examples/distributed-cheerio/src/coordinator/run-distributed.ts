@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { log } from 'crawlee';
 import { RedisQueueAdmin, type ProducerLease } from 'crawlee-redis-queue';
-import { Redis } from 'ioredis';
 import { maskUrl } from '../mask-credentials.js';
+import { openRedis } from '../redis/open-redis.js';
 import type { RunOptions } from '../options.js';
 import { countOffers } from '../worker/count-offers.js';
 import { openSharedQueue } from '../worker/open-queue.js';
@@ -17,7 +17,7 @@ import { PageClock } from './page-clock.js';
 import { ProgressReporter } from './progress.js';
 import { readQueueState, recordSeededSite } from './queue-state.js';
 import { openRecordsDir, recordsDirOf, recordsFilesIn, removeRecordsDir } from './records-dir.js';
-import { redisUsedMemory, runKeyNames, runKeysMemory } from './redis-memory.js';
+import { redisUsedMemory, runKeysMemory } from './redis-memory.js';
 import { ResultsDataset } from './results-dataset.js';
 import type { SiteSource } from './site-source.js';
 import { buildSummary, type RunMode, type RunSummary } from './summary.js';
@@ -35,6 +35,10 @@ export async function runDistributed(input: {
   options: RunOptions;
   mode: RunMode;
   redisUrl: string;
+  /** True when `redisUrl` names a Redis Cluster (its seed nodes). */
+  cluster: boolean;
+  /** The queue's shard count (see queue-shards.ts). */
+  shards: number;
   queueName: string;
   site: SiteSource;
   /** The politeness of the queue (see queue-politeness.ts); undefined for an existing queue created without it. */
@@ -42,7 +46,9 @@ export async function runDistributed(input: {
 }): Promise<RunSummary> {
   const { options, site, queueName, politeness } = input;
   const shownUrl = maskUrl(input.redisUrl);
-  const redis = new Redis(input.redisUrl, { maxRetriesPerRequest: 20 });
+  // Said where the queue is named, so the log shows a sharded crawl and where it runs.
+  const layout = `${input.cluster ? ' (Redis Cluster)' : ''}${input.shards > 1 ? ` in ${input.shards} shards` : ''}`;
+  const redis = openRedis({ url: input.redisUrl, cluster: input.cluster }, { maxRetriesPerRequest: 20 });
   const keys = runKeys(options.keyPrefix, queueName);
   const admin = new RedisQueueAdmin({ redis, keyPrefix: options.keyPrefix, name: queueName });
   const { queue, store } = await openSharedQueue({
@@ -52,6 +58,7 @@ export async function runDistributed(input: {
     dedup: options.dedup,
     dedupKey: keys.dedupKey,
     lockSecs: options.lockSecs,
+    shards: input.shards,
     ...(politeness !== undefined ? { politeness } : {}),
   });
   const counters = new RedisRunCounters(redis, keys.countersKey);
@@ -81,10 +88,10 @@ export async function runDistributed(input: {
       await queue.backOffHost(queue.hostKeyOf(site.startUrl), politeness.minDelaySecs);
     }
     await queue.addRequests([{ url: site.startUrl }]);
-    if (before.total === 0) log.info(`queue "${queueName}" on ${shownUrl} seeded with ${maskUrl(site.startUrl)}`);
-    else log.info(`resuming queue "${queueName}" on ${shownUrl}: ${before.handled} handled, ${before.pending} pending`);
+    if (before.total === 0) log.info(`queue "${queueName}" on ${shownUrl}${layout} seeded with ${maskUrl(site.startUrl)}`);
+    else log.info(`resuming queue "${queueName}" on ${shownUrl}${layout}: ${before.handled} handled, ${before.pending} pending`);
   } else {
-    const seeded = (await readQueueState(redis, admin, keys.hashTag)).site;
+    const seeded = (await readQueueState(redis, admin, keys.hashTag, { keyPrefix: options.keyPrefix, name: queueName })).site;
     incarnation = seeded?.incarnation ?? '';
     servedOrigin = seeded?.origin ?? '';
   }
@@ -94,6 +101,8 @@ export async function runDistributed(input: {
   const fleet = new WorkerFleet(
     {
       redisUrl: input.redisUrl,
+      redisCluster: input.cluster,
+      shards: input.shards,
       keyPrefix: options.keyPrefix,
       queueName,
       dedup: options.dedup,
@@ -129,8 +138,12 @@ export async function runDistributed(input: {
     if (i + 1 < options.workers) await new Promise((resolve) => setTimeout(resolve, WORKER_START_GAP_MS));
   }
   await lease?.release();
-  const progress = new ProgressReporter(read, options.progressSecs, () => fleet.alive, (locked, quietSecs) =>
-    explainLockWait(redis, options.keyPrefix, queueName, locked, quietSecs),
+  const progress = new ProgressReporter(
+    read,
+    options.progressSecs,
+    () => fleet.alive,
+    (locked, quietSecs) => explainLockWait(redis, options.keyPrefix, queueName, locked, quietSecs),
+    input.shards,
   );
   progress.start();
   const clock = new PageClock(async () => Number((await redis.hget(keys.countersKey, 'pages')) ?? 0));
@@ -201,6 +214,8 @@ export async function runDistributed(input: {
     output: options.output,
     interrupted,
     keyPrefix: options.keyPrefix,
+    shards: input.shards,
+    cluster: input.cluster,
     ...(politeness !== undefined
       ? { politeness: { hostDelaySecs: politeness.minDelaySecs, maxPerHost: politeness.maxConcurrencyPerHost ?? null, ...progress.politenessPeak } }
       : {}),
@@ -208,14 +223,15 @@ export async function runDistributed(input: {
   });
 
   if (removeRun) {
-    await admin.drop();
-    const rest = await runKeyNames(redis, keys.hashTag);
-    if (rest.length > 0) await redis.del(...rest);
+    // The queue with every shard, and every other key of its hash tag (dedup store, counters, seeding record), on
+    // every master of a Cluster.
+    await admin.dropHashTag();
     removeRecordsDir(recordsDir);
     await results?.delete();
   } else {
     const where = results ? `its records in the Redis dataset "${queueName}"` : `its records in ${recordsDir}`;
-    log.info(`kept the Redis keys of queue "${queueName}" (hash tag ${keys.hashTag}) and ${where}`);
+    const tags = input.shards > 1 ? `hash tag ${keys.hashTag} and its ${input.shards} shards' tags` : `hash tag ${keys.hashTag}`;
+    log.info(`kept the Redis keys of queue "${queueName}" (${tags}) and ${where}`);
   }
   await store?.close();
   redis.disconnect();

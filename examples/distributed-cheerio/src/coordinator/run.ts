@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { log } from 'crawlee';
 import { RedisQueueAdmin } from 'crawlee-redis-queue';
-import { Redis } from 'ioredis';
 import { QueueFinishedError } from '../errors/queue-finished-error.js';
 import { QueueHasNoRequestsError } from '../errors/queue-has-no-requests-error.js';
 import { ResultsDatasetInUseError } from '../errors/results-dataset-in-use-error.js';
@@ -12,6 +11,8 @@ import { maskUrl } from '../mask-credentials.js';
 import type { RunOptions } from '../options.js';
 import type { FleetPoliteness } from '../worker/politeness.js';
 import { runKeys } from '../worker/worker-config.js';
+import { openRedis, type RedisTarget } from '../redis/open-redis.js';
+import { shardsForQueue } from './queue-shards.js';
 import { checkStartUrl } from './check-start-url.js';
 import { politenessForQueue } from './queue-politeness.js';
 import { chooseStorage } from './choose-storage.js';
@@ -29,15 +30,20 @@ export { uniqueQueueName } from '../options.js';
  * requests, any run on a finished queue, a resume that would serve another folder than the one the queue was seeded
  * from.
  */
-async function inspectQueue(options: RunOptions, url: string): Promise<QueueState> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
+async function inspectQueue(options: RunOptions, target: RedisTarget): Promise<QueueState & { shardCount: number }> {
+  const url = target.url;
+  const redis = openRedis(target, { maxRetriesPerRequest: 2, lazyConnect: true });
   const admin = new RedisQueueAdmin({ redis, keyPrefix: options.keyPrefix, name: options.runQueueName });
   try {
-    const state = await readQueueState(redis, admin, runKeys(options.keyPrefix, options.runQueueName).hashTag);
+    const state = await readQueueState(redis, admin, runKeys(options.keyPrefix, options.runQueueName).hashTag, {
+      keyPrefix: options.keyPrefix,
+      name: options.runQueueName,
+    });
+    const shardCount = shardsForQueue(options, state.shards);
     // A live producer lease means a seeding run is still adding: a --join may start (its workers wait for the work).
     const seeding = state.producers > 0;
     if (options.join && state.stats.total === 0 && !seeding) throw new QueueHasNoRequestsError(options.runQueueName, maskUrl(url));
-    if (isFinished(state.stats) && !seeding) throw new QueueFinishedError(options.runQueueName, maskUrl(url), state.stats.handled, options.keyPrefix);
+    if (isFinished(state.stats) && !seeding) throw new QueueFinishedError(options.runQueueName, maskUrl(url), state.stats.handled, options.keyPrefix, target.cluster);
     const now = sourceOf(options);
     if (!options.join && state.site !== undefined && !state.site.source.startsWith('url:') && state.site.source !== now) {
       throw new ServedSiteMismatchError(options.runQueueName, describeSource(state.site.source), describeSource(now));
@@ -46,7 +52,7 @@ async function inspectQueue(options: RunOptions, url: string): Promise<QueueStat
       const stale = await new ResultsDataset(redis, options.keyPrefix, options.runQueueName).count();
       if (stale > 0) throw new ResultsDatasetInUseError(options.runQueueName, stale, options.keyPrefix);
     }
-    return state;
+    return { ...state, shardCount };
   } finally {
     redis.disconnect();
   }
@@ -65,12 +71,16 @@ export async function runCrawl(options: RunOptions): Promise<RunSummary> {
   const stopServer = async () => {
     if (storage.kind === 'redis-started-for-run') await storage.server.stop();
   };
-  let state: QueueState | undefined;
+  let state: (QueueState & { shardCount: number }) | undefined;
   let politeness: FleetPoliteness | undefined;
   try {
     if (storage.kind !== 'memory-one-process') {
-      state = await inspectQueue(options, storage.url);
-      politeness = politenessForQueue(options, state.politeness, state.stats.total > 0 || state.producers > 0);
+      state = await inspectQueue(options, storage);
+      const exists = state.stats.total > 0 || state.producers > 0;
+      // A new sharded queue is created without politeness (options.ts refuses the flags with --shards above 1): a
+      // polite sharded queue keeps each host's schedule in its host's shard, which a fingerprint uniqueKey does not
+      // name. An existing one keeps what it was created with.
+      politeness = !exists && state.shardCount > 1 ? undefined : politenessForQueue(options, state.politeness, exists);
     }
     if (options.startUrl !== undefined) await checkStartUrl(options.startUrl);
   } catch (error) {
@@ -98,6 +108,8 @@ export async function runCrawl(options: RunOptions): Promise<RunSummary> {
             options,
             mode: storage.kind,
             redisUrl: storage.url,
+            cluster: storage.cluster,
+            shards: state?.shardCount ?? 1,
             queueName,
             site,
             politeness,

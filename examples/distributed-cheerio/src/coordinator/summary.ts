@@ -39,6 +39,11 @@ export interface RunSummary {
   /** Per worker: pages recorded and how the process ended. */
   workers: Array<{ worker: string; pages: number; exit: string }>;
   queue: QueueCounts;
+  /** The queue's shard count (crawlee-redis-queue's `shards`; 1 for the one-process fallback); the queue counts are
+   * the sums over the shards. */
+  shards: number;
+  /** True when the run's Redis is a Redis Cluster. */
+  redisCluster: boolean;
   dedupStore: DedupStats | null;
   failedRequests: number;
   httpErrors: number;
@@ -71,7 +76,8 @@ export interface RunSummary {
   /** everyPageRecordedOnce, and no page fetched twice. */
   everyPageExactlyOnce: boolean;
   output: string;
-  /** The `crawlee-redis` command that lists the queue's dead letters (null without Redis). */
+  /** The `crawlee-redis` command that lists the queue's dead letters (null without Redis, and on a Redis Cluster,
+   * which that CLI does not reach). */
   deadLettersCommand: string | null;
   /** With `--results redis`: the Redis dataset the workers pushed their records into (named after the queue), its
    * record count (duplicates included), and whether it was kept (a named or interrupted queue, `--keep-keys`) or
@@ -116,6 +122,10 @@ export interface SummaryInput {
   keyPrefix?: string;
   /** Redis runs: the politeness limits and the peaks the progress readings saw. */
   politeness?: { hostDelaySecs: number; maxPerHost: number | null; hostsWaiting: number; longestWaitSecs: number };
+  /** The queue's shard count (default 1). */
+  shards?: number;
+  /** The run's Redis is a Redis Cluster (default false). */
+  cluster?: boolean;
 }
 
 /** Builds the summary from what the run measured. */
@@ -182,6 +192,8 @@ export function buildSummary(input: SummaryInput): RunSummary {
     requestsEnqueued: c.enqueued ?? 0,
     workers,
     queue: q,
+    shards: input.shards ?? 1,
+    redisCluster: input.cluster ?? false,
     dedupStore: snapshot.store ?? null,
     failedRequests,
     httpErrors: c.httpErrors ?? 0,
@@ -210,8 +222,9 @@ export function buildSummary(input: SummaryInput): RunSummary {
     everyPageRecordedOnce: allPagesCrawled && duplicatePagesHandled === 0,
     everyPageExactlyOnce: allPagesCrawled && duplicatePagesHandled === 0 && pagesFetchedTwice === 0,
     output: input.output,
+    // The crawlee-redis CLI connects to a standalone Redis only: no command to print for a Cluster.
     deadLettersCommand:
-      input.redisUrl === null
+      input.redisUrl === null || input.cluster === true
         ? null
         : crawleeRedisCommand(['dead-letters', input.queueName], {
             redisUrl: maskUrl(input.redisUrl),
@@ -224,7 +237,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
             name: input.results.dataset,
             records: merged.recordsRead,
             kept: input.results.kept,
-            exportCommand: input.results.kept
+            exportCommand: input.results.kept && input.cluster !== true
               ? crawleeRedisCommand(['export', input.results.dataset, '--format', 'jsonl', '--output', 'pages.jsonl'], {
                   redisUrl: maskUrl(input.redisUrl ?? 'redis://127.0.0.1:6379'),
                   keyPrefix: input.results.keyPrefix,
@@ -271,10 +284,12 @@ export function printSummary(s: RunSummary): void {
         (s.dedupStore.filtered > 0 ? `, ${s.dedupStore.filtered} caught by the store alone` : ''),
     );
   }
-  log.info(`  queue                   handled ${s.queue.handled}, pending ${s.queue.pending}, locked ${s.queue.locked ?? 'n/a'}, dead letters ${s.queue.deadLetters}`);
+  const shards = s.shards > 1 ? ` (sums over ${s.shards} shards${s.redisCluster ? ' on the Redis Cluster' : ''})` : '';
+  log.info(`  queue                   handled ${s.queue.handled}, pending ${s.queue.pending}, locked ${s.queue.locked ?? 'n/a'}, dead letters ${s.queue.deadLetters}${shards}`);
   if (s.failedRequests + s.httpErrors > 0) log.info(`  failed / HTTP errors    ${s.failedRequests} / ${s.httpErrors}`);
   log.info(`  requests/s              ${s.requestsPerSecond} (${count(s.pagesHandled, 'page')} in ${s.crawlSecs} s; ${s.durationSecs} s with start-up)`);
-  log.info(`  Redis memory            ${bytes(s.redisUsedMemoryBytes)} used by the server, ${bytes(s.runKeysMemoryBytes)} by this run's keys`);
+  const server = s.redisCluster ? "the cluster's masters" : 'the server';
+  log.info(`  Redis memory            ${bytes(s.redisUsedMemoryBytes)} used by ${server}, ${bytes(s.runKeysMemoryBytes)} by this run's keys`);
   if (s.queueMemory !== null) {
     const total = s.queue.handled + s.queue.pending;
     const per = s.queueMemory.bytes !== null && total > 0 ? ` (${Math.round(s.queueMemory.bytes / total)} B per request)` : '';
@@ -334,7 +349,7 @@ export function printSummary(s: RunSummary): void {
     const d = s.resultsDataset;
     log.info(
       `  results                 Redis dataset "${d.name}", ${count(d.records, 'record')}; ` +
-        (d.kept ? `kept (${d.exportCommand})` : 'removed with the per-run queue (use --queue NAME or --keep-keys to keep it)'),
+        (d.kept ? `kept${d.exportCommand === null ? '' : ` (${d.exportCommand})`}` : 'removed with the per-run queue (use --queue NAME or --keep-keys to keep it)'),
     );
   }
 }

@@ -1,9 +1,9 @@
 /**
- * The Redis packages' typed connection errors (crawlee-redis-queue, crawlee-bloom-dedup) say what was refused and
- * what to do: the CLI prints them like its own errors, without a stack trace. Matched by their stable `code`, not by
+ * The Redis packages' typed connection errors (crawlee-redis-queue, crawlee-bloom-dedup), and the queue's refusal of
+ * another shard layout (two seeding runs racing past the up-front check), say what was refused and what to do: the CLI prints them like its own errors, without a stack trace. Matched by their stable `code`, not by
  * `instanceof`: each package bundles its own copy of the classes.
  */
-const EXPLAINED_CODES = new Set(['REDIS_AUTH', 'REDIS_PERMISSION', 'REDIS_DB_INDEX', 'REDIS_TLS', 'REDIS_UNREACHABLE']);
+const EXPLAINED_CODES = new Set(['REDIS_AUTH', 'REDIS_PERMISSION', 'REDIS_DB_INDEX', 'REDIS_TLS', 'REDIS_UNREACHABLE', 'SHARD_LAYOUT_MISMATCH']);
 
 /** A script stopped by the user's ACL (Redis 7 reply inside EVALSHA; the packages may report it as a script error). */
 const SCRIPT_ACL_DENIAL = /can't run this command or subcommand script|NOPERM/;

@@ -5,7 +5,8 @@ import { Redis } from 'ioredis';
  * is an answer (or a half answer) from something at that address, which the caller must report, never replace.
  */
 export type RedisProbe =
-  | { kind: 'ok' }
+  /** `cluster`: the server is a Redis Cluster node (`cluster_enabled:1`); `clusterState`: its `cluster_state`. */
+  | { kind: 'ok'; cluster: boolean; clusterState?: string }
   | { kind: 'refused'; detail: string }
   | { kind: 'auth'; detail: string }
   | { kind: 'noperm'; detail: string }
@@ -62,8 +63,29 @@ function classify(errors: Array<Error & { code?: string }>, tls: boolean, timeou
 }
 
 /**
- * One connection attempt: connect (with the URL's credentials), `PING`, and `SELECT` of the URL's database. No
- * reconnect loop, no error events left behind.
+ * Whether the server is a Redis Cluster node, from `INFO cluster` (`cluster_enabled:1`), and then its
+ * `cluster_state` (`ok`, or `fail` while slots are not served). A user whose ACL refuses INFO is taken for a
+ * standalone server: the crawl then reports the first `MOVED` reply, should it be a Cluster after all.
+ */
+async function clusterOf(client: Redis): Promise<{ cluster: boolean; clusterState?: string }> {
+  let info: string;
+  try {
+    info = await client.info('cluster');
+  } catch {
+    return { cluster: false };
+  }
+  if (!/^cluster_enabled:1\b/m.test(info)) return { cluster: false };
+  try {
+    const state = /^cluster_state:(\w+)/m.exec(String(await client.call('CLUSTER', 'INFO')))?.[1];
+    return state === undefined ? { cluster: true } : { cluster: true, clusterState: state };
+  } catch {
+    return { cluster: true };
+  }
+}
+
+/**
+ * One connection attempt: connect (with the URL's credentials), `PING`, `INFO cluster` (is it a Cluster node?), and
+ * `SELECT` of the URL's database. No reconnect loop, no error events left behind.
  *
  * @param url - `redis://` or `rediss://` URL
  * @param timeoutMs - connect timeout in milliseconds
@@ -85,15 +107,17 @@ export async function probeRedis(url: string, timeoutMs = 1_500): Promise<RedisP
   try {
     await client.connect();
     await client.ping();
+    const cluster = await clusterOf(client);
     const db = databaseOf(url);
     if (db !== 0) {
+      if (cluster.cluster) return { kind: 'database', db, detail: 'a Redis Cluster has only database 0' };
       try {
         await client.select(db);
       } catch (error) {
         return { kind: 'database', db, detail: (error as Error).message };
       }
     }
-    return errors.length === 0 ? { kind: 'ok' } : classify(errors, tls, timeoutMs, url);
+    return errors.length === 0 ? { kind: 'ok', ...cluster } : classify(errors, tls, timeoutMs, url);
   } catch (error) {
     return classify([...errors, error as Error], tls, timeoutMs, url);
   } finally {

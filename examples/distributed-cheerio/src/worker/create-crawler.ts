@@ -3,7 +3,7 @@ import { MemoryStorage } from '@crawlee/memory-storage';
 import { CheerioCrawler, Configuration, log, type RequestOptions, type RequestQueue } from 'crawlee';
 import { RedisStorageClient } from 'crawlee-redis-queue';
 import { fingerprintTransform } from 'crawlee-scrapy-fingerprint';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/open-redis.js';
 import { stripTrackingParameters } from '../demo-site/tracking.js';
 import { maskUrl } from '../mask-credentials.js';
 import { HostThrottledError } from '../errors/host-throttled-error.js';
@@ -55,7 +55,7 @@ interface InFlight {
  * (crawlee-redis-queue's `RedisStorageClient` with `datasets: 'redis'`), shared by every worker; key-value stores
  * stay in memory.
  */
-export function processLocalConfiguration(redisDatasets?: { redis: Redis; keyPrefix: string }): Configuration {
+export function processLocalConfiguration(redisDatasets?: { redis: RedisClient; keyPrefix: string }): Configuration {
   const local = new MemoryStorage({ persistStorage: false, writeMetadata: false });
   const storageClient = redisDatasets
     ? new RedisStorageClient({ ...redisDatasets, datasets: 'redis', localStorageClient: local, workerStats: false })

@@ -8,7 +8,7 @@ import {
 } from 'crawlee-bloom-dedup';
 import { openRedisRequestQueue, RedisStorageClient, type RedisRequestQueue } from 'crawlee-redis-queue';
 import { withScrapyFingerprint } from 'crawlee-scrapy-fingerprint';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/open-redis.js';
 import type { DedupMode } from '../options.js';
 import { MemorySetDedupStore } from './memory-set-dedup-store.js';
 import type { FleetPoliteness } from './politeness.js';
@@ -32,7 +32,7 @@ export interface ComposedQueue<Q extends RequestQueue = RequestQueue> {
  * Redis (so the Bloom check and the enqueue run in one script, see docs/enqueue-filter-seam.md).
  */
 export async function openSharedQueue(options: {
-  redis: Redis;
+  redis: RedisClient;
   keyPrefix: string;
   queueName: string;
   dedup: DedupMode;
@@ -40,9 +40,11 @@ export async function openSharedQueue(options: {
   lockSecs: number;
   /** Fleet politeness (every process of a run passes the same); unset: none (a queue created without it). */
   politeness?: FleetPoliteness;
+  /** crawlee-redis-queue's `shards` (every process of a run passes the same; the queue refuses another count). */
+  shards?: number;
   config?: Configuration;
 }): Promise<ComposedQueue<RedisRequestQueue>> {
-  const { redis, keyPrefix, queueName, dedup, dedupKey, lockSecs, politeness, config } = options;
+  const { redis, keyPrefix, queueName, dedup, dedupKey, lockSecs, politeness, config, shards = 1 } = options;
   // Worker stats every 2 s (default 15): `crawlee-redis workers`, `watch` and the dashboard follow a short demo
   // crawl closely; one small script call per interval per worker.
   // Politeness is a setting of the storage client (openRedisRequestQueue's own `politeness` applies only to a client
@@ -52,6 +54,9 @@ export async function openSharedQueue(options: {
     keyPrefix,
     fastProlong: true,
     workerStats: { intervalSecs: 2 },
+    // S > 1: S sub-queues on their own hash tags, spread over a Cluster's masters. The shard of a request is a function
+    // of its uniqueKey, here its Scrapy fingerprint, so the requests spread evenly whatever the hosts.
+    shards,
     ...(politeness !== undefined ? { politeness } : {}),
   });
   const queue = await openRedisRequestQueue(queueName, { storageClient, lockSecs, ...(config ? { config } : {}) });

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/open-redis.js';
 
 /** Counter names every worker adds to; the coordinator reads them for progress and the summary. */
 export type CounterName =
@@ -32,7 +32,7 @@ export interface RunCounters {
 /** Counters in the Redis hash `key`. Per-worker counts are kept as `<name>:<worker>` fields. */
 export class RedisRunCounters implements RunCounters {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     readonly key: string,
     /** Set of retried URLs (same hash tag as `key`). */
     readonly retriedKey = `${key}:retried`,

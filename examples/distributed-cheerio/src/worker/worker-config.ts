@@ -6,7 +6,12 @@ import type { FleetPoliteness } from './politeness.js';
 export interface WorkerConfig {
   /** Name in records and logs: `worker-1`, `worker-2`, ... (a replacement gets the next number). */
   worker: string;
+  /** One Redis URL, or a Cluster's seed nodes joined by commas. */
   redisUrl: string;
+  /** True when `redisUrl` names a Redis Cluster (the coordinator asked the server). */
+  redisCluster: boolean;
+  /** The queue's shard count (crawlee-redis-queue's `shards`), the same in every worker. */
+  shards: number;
   keyPrefix: string;
   queueName: string;
   dedup: DedupMode;
@@ -51,7 +56,8 @@ export const WORKER_CONFIG_ENV = 'DISTRIBUTED_CHEERIO_WORKER';
 export const BLOOM_CAPACITY = 100_000;
 export const BLOOM_ERROR_RATE = 1e-6;
 
-/** Keys of one run, all under the queue's hash tag so a Redis Cluster keeps them on one slot. */
+/** Keys of one run besides the queue's, all under the queue's root hash tag, so a Redis Cluster keeps them on one slot
+ * (a sharded queue's requests live under its shards' tags, on every master). */
 export function runKeys(keyPrefix: string, queueName: string): { dedupKey: string; countersKey: string; hashTag: string } {
   const hashTag = `{${keyPrefix}:rq:${queueName}}`;
   return { hashTag, dedupKey: `${hashTag}:dupefilter`, countersKey: `${hashTag}:example-counters` };
