@@ -64,7 +64,8 @@ export class RedisQueueAdmin {
     this.keys = keys ?? queueKeys(this.keyPrefix, options.name);
     this.startUrlsKey = options.startUrlsKey ?? defaultStartUrlsKey(options.name);
     numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
-    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
+    const reconnectTimeoutSecs = numberOption('reconnectTimeoutSecs', options.reconnectTimeoutSecs);
+    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, 0, reconnectTimeoutSecs);
     this.redis = this.connection.redis;
     this.scripts = new QueueScripts(this.connection, this.keys, options.name);
     const isRoot = this.keys.tag === queueKeys(this.keyPrefix, this.name).tag;

@@ -28,16 +28,18 @@ export class ConnectionHandle extends KitConnectionHandle {
    * @param redisOptions - extra ioredis options for a connection created from a URL
    * @param connectTimeoutSecs - seconds the first connect of a connection created from a URL may take
    * @param failoverTimeoutSecs - seconds an operation is retried through failover errors (0: never)
+   * @param reconnectTimeoutSecs - seconds a lost connection may take to come back before operations fail (validated by the caller)
    * @throws {@link InvalidOptionsError} when `option` is neither a URL nor an ioredis connection, or the timeout is
    *   not a positive number
    */
-  constructor(option: RedisConnectionOption | undefined, redisOptions: RedisOptions = {}, connectTimeoutSecs?: number, failoverTimeoutSecs = 0) {
+  constructor(option: RedisConnectionOption | undefined, redisOptions: RedisOptions = {}, connectTimeoutSecs?: number, failoverTimeoutSecs = 0, reconnectTimeoutSecs?: number) {
     super(resolveRedisTarget(option ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', (message) => new InvalidOptionsError(message)), {
       packageName: 'crawlee-redis-queue',
       connectTimeoutSecs: checkTimeout(connectTimeoutSecs),
       redisOptions,
       unrefWhenIdle: true,
       failoverTimeoutSecs,
+      ...(reconnectTimeoutSecs !== undefined ? { reconnectTimeoutSecs } : {}),
     });
     // Before any command: a plain command (the admin's layout read) may open an auto-pipeline that a script defined
     // later would be missing from.

@@ -46,6 +46,12 @@ export interface RedisStorageClientOptions {
    * expires). After this long the operation throws `RedisFailoverTimeoutError`. 0 retries nothing. 0 to 3600.
    * @defaultValue 30 */
   failoverTimeoutSecs?: number;
+  /** Seconds a connection that was ready may stay lost (Redis stopped or unreachable) before the operations waiting
+   * on it reject with {@link RedisUnreachableError} (`afterConnect: true`, naming the address); a connection created
+   * from a URL is then closed, so a worker whose Redis is gone for good ends with that error instead of hanging. A
+   * restart shorter than this is waited through. With a connection you pass, its own retry policy still applies
+   * (`maxRetriesPerRequest`), and operations run again once it is ready. 0.001 to 604,800. @defaultValue 60 */
+  reconnectTimeoutSecs?: number;
   /** Wait for replicas after the writes that must survive a master failover: every add (API, feed), handled mark
    * and reclaim is followed by Redis `WAIT replicas timeout` on the master of the queue's slot, and resolves only
    * once `replicas` replicas acknowledged it; else it throws `ReplicasNotAcknowledgedError` (the write stays on
@@ -205,6 +211,7 @@ export class RedisStorageClient implements StorageClient {
     const handledStore = handledStoreSettings(options.handledRequests, options.handledBloom);
     numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
     const failoverTimeoutSecs = numberOption('failoverTimeoutSecs', options.failoverTimeoutSecs);
+    const reconnectTimeoutSecs = numberOption('reconnectTimeoutSecs', options.reconnectTimeoutSecs);
     const durability = durabilitySettings(options.durability);
     const feed = feedSettings(options.startUrls);
     const politeness = politenessSettings(options.politeness);
@@ -218,7 +225,7 @@ export class RedisStorageClient implements StorageClient {
       throw new InvalidOptionsError('startUrls cannot be combined with shards > 1 yet: feed items would bypass the shard rule; seed a sharded queue with addRequests');
     }
     const stats = workerStatsSettings(options.workerStats);
-    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, failoverTimeoutSecs);
+    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, failoverTimeoutSecs, reconnectTimeoutSecs);
     this.redis = this.connection.redis;
     this.keyPrefix = keyPrefix;
     this.localStorageClient = options.localStorageClient ?? new MemoryStorage({ persistStorage: false, writeMetadata: false });
