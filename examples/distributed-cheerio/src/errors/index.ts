@@ -14,3 +14,4 @@ export { ServedSiteMismatchError } from './served-site-mismatch-error.js';
 export { ServedPortInUseError } from './served-port-in-use-error.js';
 export { ResultsDatasetInUseError } from './results-dataset-in-use-error.js';
 export { PolitenessFlagsMismatchError } from './politeness-flags-mismatch-error.js';
+export { RedisConnectionLostError } from './redis-connection-lost-error.js';

@@ -9,6 +9,7 @@ import {
 import { openRedisRequestQueue, RedisStorageClient, type RedisRequestQueue } from 'crawlee-redis-queue';
 import { withScrapyFingerprint } from 'crawlee-scrapy-fingerprint';
 import type { Redis } from 'ioredis';
+import { reconnectTimeoutSecs } from '../redis/redis-loss-watch.js';
 import type { DedupMode } from '../options.js';
 import { MemorySetDedupStore } from './memory-set-dedup-store.js';
 import type { FleetPoliteness } from './politeness.js';
@@ -52,6 +53,8 @@ export async function openSharedQueue(options: {
     keyPrefix,
     fastProlong: true,
     workerStats: { intervalSecs: 2 },
+    // The run's one reconnect budget: the queue gives up when the process's own watch does (redis-loss-watch.ts).
+    reconnectTimeoutSecs: reconnectTimeoutSecs(),
     ...(politeness !== undefined ? { politeness } : {}),
   });
   const queue = await openRedisRequestQueue(queueName, { storageClient, lockSecs, ...(config ? { config } : {}) });
