@@ -33,6 +33,9 @@ export interface ConnectionHandleOptions {
    * caller's connection is left to its own retry policy and operations run again once it is ready. Validated by the
    * caller. @defaultValue 60 ({@link DEFAULT_RECONNECT_TIMEOUT_SECS}) */
   reconnectTimeoutSecs?: number;
+  /** What the package needs from an ACL (key patterns, commands), appended to every `RedisPermissionError` an
+   * operation through {@link ConnectionHandle.run} throws. */
+  permissionAdvice?: string;
 }
 
 /**
@@ -69,6 +72,7 @@ export class ConnectionHandle {
   private readonly failoverTimeoutMs: number;
   private failovers = 0;
   private readonly reconnectTimeoutSecs: number;
+  private readonly permissionAdvice: string | undefined;
   /** Runs while a connection that was ready is lost; when it fires, the reconnect budget is spent. */
   private lossTimer: NodeJS.Timeout | undefined;
   /** The budget ran out: every operation rejects with this (an owned connection until the end, a caller's until it
@@ -91,6 +95,7 @@ export class ConnectionHandle {
     this.packageName = options.packageName;
     this.failoverTimeoutMs = (options.failoverTimeoutSecs ?? 0) * 1000;
     this.reconnectTimeoutSecs = options.reconnectTimeoutSecs ?? DEFAULT_RECONNECT_TIMEOUT_SECS;
+    this.permissionAdvice = options.permissionAdvice;
     if ('connection' in target) {
       this.redis = target.connection;
       this.owned = false;
@@ -231,7 +236,7 @@ export class ConnectionHandle {
       // "Connection is closed." of a command flushed when the budget ran out says less than the budget's error.
       if (this.lost && !(error instanceof RedisUnreachableError)) throw this.lost;
       // A command or script the user's ACL refuses: say which, typed, whatever layer ran it.
-      throw permissionErrorOf(error, this.packageName) ?? error;
+      throw permissionErrorOf(error, this.packageName, this.permissionAdvice !== undefined ? { advice: this.permissionAdvice } : {}) ?? error;
     } finally {
       this.inFlight--;
       if (this.inFlight === 0) this.syncRef();

@@ -65,7 +65,7 @@ export class RedisQueueAdmin {
     this.startUrlsKey = options.startUrlsKey ?? defaultStartUrlsKey(options.name);
     numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
     const reconnectTimeoutSecs = numberOption('reconnectTimeoutSecs', options.reconnectTimeoutSecs);
-    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, 0, reconnectTimeoutSecs);
+    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, 0, reconnectTimeoutSecs, this.keyPrefix);
     this.redis = this.connection.redis;
     this.scripts = new QueueScripts(this.connection, this.keys, options.name);
     const isRoot = this.keys.tag === queueKeys(this.keyPrefix, this.name).tag;

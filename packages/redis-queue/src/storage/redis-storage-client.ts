@@ -225,7 +225,7 @@ export class RedisStorageClient implements StorageClient {
       throw new InvalidOptionsError('startUrls cannot be combined with shards > 1 yet: feed items would bypass the shard rule; seed a sharded queue with addRequests');
     }
     const stats = workerStatsSettings(options.workerStats);
-    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, failoverTimeoutSecs, reconnectTimeoutSecs);
+    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, failoverTimeoutSecs, reconnectTimeoutSecs, keyPrefix);
     this.redis = this.connection.redis;
     this.keyPrefix = keyPrefix;
     this.localStorageClient = options.localStorageClient ?? new MemoryStorage({ persistStorage: false, writeMetadata: false });
