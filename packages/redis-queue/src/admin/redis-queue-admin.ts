@@ -24,6 +24,7 @@ import { shardOf } from '../shard/shard-of.js';
 import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCounts, sumStats } from '../shard/shard-admin-parts.js';
 
 import type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
+import { checkKnownOptions } from '../options/known-options.js';
 
 export type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
@@ -59,6 +60,9 @@ export class RedisQueueAdmin {
    * @throws {@link InvalidOptionsError} for a bad name, prefix or URL
    */
   constructor(options: RedisQueueAdminOptions, keys?: QueueKeys) {
+    checkKnownOptions<RedisQueueAdminOptions>('RedisQueueAdmin options', options, {
+      redis: true, redisOptions: true, connectTimeoutSecs: true, reconnectTimeoutSecs: true, keyPrefix: true, name: true, startUrlsKey: true,
+    });
     this.keyPrefix = options.keyPrefix ?? 'crawlee';
     this.name = options.name;
     this.keys = keys ?? queueKeys(this.keyPrefix, options.name);

@@ -24,6 +24,7 @@ import { checkShardedPoliteness } from '../shard/shard-politeness.js';
 import { politenessSettings, type PolitenessOptions } from '../politeness/politeness-options.js';
 import { durabilitySettings, type DurabilityOptions } from '../options/durability-option.js';
 import { handledStoreSettings, type HandledBloomOptions, type HandledRequestsMode } from '../queue/handled-store.js';
+import { checkKnownOptions, type KnownOptions } from '../options/known-options.js';
 
 /** Options of {@link RedisStorageClient}. */
 export interface RedisStorageClientOptions {
@@ -162,6 +163,15 @@ export interface RedisStorageClientOptions {
   clockOffsetMs?: number | (() => number);
 }
 
+/** Every option of {@link RedisStorageClientOptions} (a typo is refused, never dropped). */
+export const STORAGE_CLIENT_OPTIONS: KnownOptions<RedisStorageClientOptions> = {
+  redis: true, redisOptions: true, connectTimeoutSecs: true, failoverTimeoutSecs: true, reconnectTimeoutSecs: true,
+  durability: true, keyPrefix: true, localStorageClient: true, datasets: true, prolongLockFrom: true, addBatchSize: true,
+  recoverLimit: true, maxStalls: true, cacheLockedRequests: true, fastProlong: true, startUrls: true, workerStats: true,
+  failedRequests: true, politeness: true, shards: true, shardBy: true, handledRequests: true, handledBloom: true,
+  clockOffsetMs: true,
+};
+
 /**
  * A Crawlee `StorageClient` whose request queues live in Redis, shared by every process that opens the same name;
  * datasets and key-value stores stay on a per-process client. `purge()` (Crawlee's `purgeOnStart`) never touches
@@ -189,6 +199,7 @@ export class RedisStorageClient implements StorageClient {
    * @throws {@link InvalidOptionsError} for a bad URL, key prefix, numeric option, `workerStats` or `politeness` setting
    */
   constructor(options: RedisStorageClientOptions = {}) {
+    checkKnownOptions<RedisStorageClientOptions>('RedisStorageClient options', options, STORAGE_CLIENT_OPTIONS);
     const keyPrefix = options.keyPrefix ?? 'crawlee';
     assertKeyPrefix('keyPrefix', keyPrefix);
     const prolongLockFrom = options.prolongLockFrom ?? 'expiry';
