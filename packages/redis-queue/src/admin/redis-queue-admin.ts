@@ -25,6 +25,7 @@ import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCount
 
 import type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 import { checkKnownOptions } from '../options/known-options.js';
+import { metaNumber } from '../queue/meta-number.js';
 
 export type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
@@ -136,7 +137,7 @@ export class RedisQueueAdmin {
     // Each shard has its own handled store of the queue's mode; memory adds up.
     if (parts) return { ...parts[0]!, memoryBytes: parts.every((x) => x.memoryBytes !== undefined) ? parts.reduce((n, x) => n + x.memoryBytes!, 0) : undefined };
     const [memory, handled] = await Promise.all([this.memory.read().catch(() => undefined), this.connection.run(() => this.redis.hget(this.keys.meta, 'handled'))]);
-    const store = await this.connection.run(() => readHandledStoreInfo(this.redis, this.keys, Math.max(0, Number(handled ?? 0))));
+    const store = await this.connection.run(() => readHandledStoreInfo(this.redis, this.keys, Math.max(0, metaNumber(`request queue "${this.name}" storage`, this.keys.meta, 'handled', handled, 0))));
     return { memoryBytes: memory?.bytes, ...store };
   }
 

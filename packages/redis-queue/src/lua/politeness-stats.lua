@@ -11,6 +11,7 @@
             hostsWaiting, longestWaitMs, delayed, host1, inFlight1, host2, inFlight2, ... }
 ]]
 --- @include "redis-time"
+--- @include "reply-codes"
 --- @include "polite"
 local now = redisNowMs(ARGV[1])
 local minDelay, maxConc = politeConfig()
