@@ -50,13 +50,14 @@ export async function runDistributed(input: {
   const shownUrl = maskUrl(input.redisUrl);
   // Commands wait through a Redis restart; the reconnect budget bounds the wait (then one line, exit 1).
   const redis = new Redis(input.redisUrl, { maxRetriesPerRequest: null });
-  let started: WorkerFleet | undefined;
+  // Set once the fleet exists: a Redis lost before that ends the run without workers to stop.
+  const running: { fleet?: WorkerFleet } = {};
   watchRedisLoss(redis, 'coordinator', input.redisUrl, reconnectTimeoutSecs(), (error) => {
     log.error(error.message);
-    started?.stopAll();
+    running.fleet?.stopAll();
     const exit = () => process.exit(1);
     setTimeout(exit, LOST_EXIT_GRACE_MS);
-    void started?.waitForAll().then(exit);
+    void running.fleet?.waitForAll().then(exit);
   });
   const keys = runKeys(options.keyPrefix, queueName);
   const admin = new RedisQueueAdmin({ redis, keyPrefix: options.keyPrefix, name: queueName });
@@ -128,7 +129,7 @@ export async function runDistributed(input: {
     options.queueName === undefined ? '' : `${hostname()}/`,
     `${Date.now().toString(36)}-${randomBytes(2).toString('hex')}-`,
   );
-  started = fleet;
+  running.fleet = fleet;
   const startedAt = Date.now();
   let interrupted: NodeJS.Signals | null = null;
   const stopOnSignal = (signal: NodeJS.Signals) => {

@@ -10,8 +10,8 @@ import { redactedCause } from '../errors/redacted-cause.js';
 const TLS_CODES = /^(ERR_SSL_|ERR_TLS_|EPROTO$|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|HOSTNAME_MISMATCH|ERR_TLS_CERT_ALTNAME_INVALID)/;
 
 /** The part of a message from the `NOPERM` code on (Redis may wrap it, e.g. inside a script error), or undefined.
- * Redis 7.0 reports a command a script calls that the ACL refuses (TIME, say) as `ERR The user executing the script
- * can't run this command or subcommand`: an ACL refusal too. */
+ * Redis 7.0 reports a command a script calls that the ACL refuses (TIME, say) as an `ERR` reply saying the user
+ * executing the script can't run this command or subcommand: an ACL refusal too. */
 export function nopermReply(error: unknown): string | undefined {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
   const at = message.search(/\bNOPERM\b|The user executing the script can't run this command/);

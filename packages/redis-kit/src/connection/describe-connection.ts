@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { isCluster, type RedisConnection } from './redis-connection.js';
 
 /**
@@ -13,7 +12,7 @@ export function describeConnection(redis: RedisConnection): string {
     const shown = nodes.map((n) => (typeof n === 'object' ? `${n.host ?? '127.0.0.1'}:${n.port ?? 6379}` : String(n)));
     return `the Cluster at ${shown.join(', ') || 'its startup nodes'}`;
   }
-  const { host, port, path, db } = (redis as Redis).options ?? {};
+  const { host, port, path, db } = redis.options ?? {};
   if (path) return `unix:${path}`;
   return `redis://${host ?? '127.0.0.1'}:${port ?? 6379}${db ? `/${db}` : ''}`;
 }
