@@ -13,6 +13,7 @@ import { countOffers } from './worker/count-offers.js';
 import { HostBackoff } from './worker/host-backoff.js';
 import { isConnectionFailure } from './worker/connection-failure.js';
 import { openSharedQueue } from './worker/open-queue.js';
+import { reconnectTimeoutSecs, watchRedisLoss } from './redis/redis-loss-watch.js';
 import { RedisRunCounters } from './worker/run-counters.js';
 import { WORKER_CONFIG_ENV, type WorkerConfig, type WorkerMessage } from './worker/worker-config.js';
 
@@ -21,6 +22,9 @@ type StopReason = 'requested' | 'coordinator-gone' | 'site-gone';
 
 /** How long a fetch refused by the served site waits for the IPC channel to report the coordinator's death. */
 const COORDINATOR_DEATH_GRACE_MS = 2_000;
+/** How long a stopping worker spends handing back locks and publishing its last stats: with Redis gone those
+ * calls would wait for the whole reconnect budget, and a stop must take seconds. Locks not handed back expire. */
+const STOP_BUDGET_MS = 3_000;
 
 function send(message: WorkerMessage): void {
   if (process.connected) process.send?.(message);
@@ -47,7 +51,14 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => requestStop('requested'));
   process.on('SIGINT', () => requestStop('requested'));
 
-  const redis = openRedis({ url: config.redisUrl, cluster: config.redisCluster }, { maxRetriesPerRequest: 20 });
+  // Commands wait through a Redis restart (no per-command retry count); the reconnect budget below bounds the wait.
+  const redis = openRedis({ url: config.redisUrl, cluster: config.redisCluster }, { maxRetriesPerRequest: null });
+  // Redis gone for good: one line and exit 1. Nothing is handed back (there is no Redis to write to); the locks
+  // this worker holds expire and its requests return to whoever crawls the queue next.
+  watchRedisLoss(redis, config.worker, config.redisUrl, reconnectTimeoutSecs(), (error) => {
+    log.error(error.message);
+    process.exit(1);
+  });
   const crawleeConfig = processLocalConfiguration(config.results === 'redis' ? { redis, keyPrefix: config.keyPrefix } : undefined);
   const { queue, store, storageClient } = await openSharedQueue({
     lockSecs: config.lockSecs,
@@ -126,8 +137,11 @@ async function main(): Promise<void> {
     }
     // abort() ends the pool without waiting for the requests in flight: their locks are released below and the
     // process exits, so none of them is retried, marked failed or marked handled by this worker after that.
-    await crawler.autoscaledPool?.abort().catch(() => undefined);
-    await finish(outcome, crawler.stats.state.requestsFinished, crawler.stats.state.requestsFailed);
+    const done = (async () => {
+      await crawler.autoscaledPool?.abort().catch(() => undefined);
+      await finish(outcome, crawler.stats.state.requestsFinished, crawler.stats.state.requestsFailed);
+    })();
+    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, STOP_BUDGET_MS).unref())]);
     process.exit(0);
   }
   await finish('finished', outcome.stats.requestsFinished, outcome.stats.requestsFailed);
@@ -136,7 +150,10 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    log.exception(error as Error, 'worker failed');
+    // The Redis packages' typed errors (Redis gone, ACL, ...) say what to do: one line, no stack.
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (typeof code === 'string' && /^(REDIS_|E_REDIS_)/.test(code)) log.error(`worker failed: ${(error as Error).message}`);
+    else log.exception(error as Error, 'worker failed');
     process.exit(1);
   },
 );

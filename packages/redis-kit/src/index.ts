@@ -8,7 +8,7 @@ export { maskRedisUrl } from './url/mask-redis-url.js';
 export { shardKeyOf, shardOf, shardOfKey, type ShardBy } from './shard/shard-of.js';
 export { bloomFalsePositiveRate, bloomFillRatio, bloomShape, MAX_REDIS_BLOCK_BITS, type BloomShape } from './bloom/bloom-shape.js';
 export { CrawleeRedisError } from './errors/crawlee-redis-error.js';
-export { RedisUnreachableError } from './errors/redis-unreachable-error.js';
+export { RedisUnreachableError, type RedisUnreachableErrorOptions } from './errors/redis-unreachable-error.js';
 export { RedisAuthError } from './errors/redis-auth-error.js';
 export { RedisPermissionError, type PermissionDenied } from './errors/redis-permission-error.js';
 export { RedisDatabaseError } from './errors/redis-database-error.js';
@@ -24,7 +24,7 @@ export {
   type RedisConnectionOption,
   type RedisTarget,
 } from './connection/redis-connection.js';
-export { DEFAULT_CONNECT_TIMEOUT_SECS, OWNED_CONNECTION_OPTIONS } from './connection/connection-policy.js';
+export { DEFAULT_CONNECT_TIMEOUT_SECS, DEFAULT_RECONNECT_TIMEOUT_SECS, OWNED_CONNECTION_OPTIONS } from './connection/connection-policy.js';
 export { ConnectionHandle, type ConnectionHandleOptions } from './connection/connection-handle.js';
 export {
   createScriptRegistry,

@@ -4,7 +4,8 @@ import { InvalidOptionsError } from './errors/invalid-options-error.js';
 import { lockMsOf } from './queue/lock-secs.js';
 import { numberOption } from './options/option-ranges.js';
 import { RedisRequestQueue } from './storage/redis-request-queue.js';
-import { RedisStorageClient, type RedisStorageClientOptions, type StartUrlFeedOptions } from './storage/redis-storage-client.js';
+import { RedisStorageClient, STORAGE_CLIENT_OPTIONS, type RedisStorageClientOptions, type StartUrlFeedOptions } from './storage/redis-storage-client.js';
+import { checkKnownOptions, type KnownOptions } from './options/known-options.js';
 
 /** Options of {@link openRedisRequestQueue}. */
 export interface OpenRedisRequestQueueOptions extends Omit<RedisStorageClientOptions, 'startUrls'> {
@@ -28,6 +29,18 @@ export interface OpenRedisRequestQueueOptions extends Omit<RedisStorageClientOpt
    * Ignored when `storageClient` is passed (its own setting applies). @defaultValue true */
   fastProlong?: boolean;
 }
+
+/** Every option of {@link OpenRedisRequestQueueOptions}: the storage client's and this function's own. */
+const OPEN_OPTIONS: KnownOptions<OpenRedisRequestQueueOptions> = {
+  ...STORAGE_CLIENT_OPTIONS,
+  requestHandlerTimeoutSecs: true,
+  lockSecs: true,
+  startUrlsKey: true,
+  startUrls: true,
+  storageClient: true,
+  config: true,
+  fastProlong: true,
+};
 
 /**
  * Opens the named Redis request queue as Crawlee's own `RequestQueue` (RequestQueueV2, the locking queue), ready to
@@ -54,6 +67,7 @@ export async function openRedisRequestQueue(name: string, options: OpenRedisRequ
   if (name === 'default') {
     throw new InvalidOptionsError("a shared Redis queue cannot be named 'default': Crawlee drops that queue on a second crawler.run(); pick a crawl name");
   }
+  checkKnownOptions<OpenRedisRequestQueueOptions>('openRedisRequestQueue options', options, OPEN_OPTIONS);
   const { requestHandlerTimeoutSecs, lockSecs, startUrlsKey, startUrls, storageClient: given, config, fastProlong = true, ...clientOptions } = options;
   if (lockSecs !== undefined) lockMsOf('lockSecs', lockSecs);
   const handlerSecs = numberOption('requestHandlerTimeoutSecs', requestHandlerTimeoutSecs);

@@ -66,6 +66,8 @@ export class ProgressReporter {
         if (why !== undefined) log.info(`progress: ${why}`);
       }
     } catch (error) {
+      // Redis gone for good: the coordinator's loss watch says so in one line and stops the run.
+      if ((error as { code?: unknown }).code === 'REDIS_UNREACHABLE') return;
       log.warning(`progress: could not read the fleet's state (${(error as Error).message})`);
     } finally {
       this.reading = false;

@@ -7,6 +7,7 @@ import { openRedis } from '../redis/open-redis.js';
 import type { RunOptions } from '../options.js';
 import { countOffers } from '../worker/count-offers.js';
 import { openSharedQueue } from '../worker/open-queue.js';
+import { reconnectTimeoutSecs, watchRedisLoss } from '../redis/redis-loss-watch.js';
 import { RedisRunCounters } from '../worker/run-counters.js';
 import type { FleetPoliteness } from '../worker/politeness.js';
 import { runKeys } from '../worker/worker-config.js';
@@ -25,6 +26,11 @@ import { WorkerFleet } from './worker-fleet.js';
 
 /** Pause between two worker forks at start-up, in milliseconds. */
 const WORKER_START_GAP_MS = 100;
+/** After a stop signal, when the coordinator checks that Redis still answers; if not, it exits without a summary
+ * (workers give up handing back locks after 3 s themselves). */
+const STOP_DEADLINE_MS = 5_000;
+/** After Redis is gone for good, how long the coordinator waits for its workers (they stop on their own). */
+const LOST_EXIT_GRACE_MS = 5_000;
 
 /**
  * The distributed run: seed the shared queue (completely, before any worker starts, so no worker can find it empty
@@ -48,7 +54,17 @@ export async function runDistributed(input: {
   const shownUrl = maskUrl(input.redisUrl);
   // Said where the queue is named, so the log shows a sharded crawl and where it runs.
   const layout = `${input.cluster ? ' (Redis Cluster)' : ''}${input.shards > 1 ? ` in ${input.shards} shards` : ''}`;
-  const redis = openRedis({ url: input.redisUrl, cluster: input.cluster }, { maxRetriesPerRequest: 20 });
+  // Commands wait through a Redis restart; the reconnect budget bounds the wait (then one line, exit 1).
+  const redis = openRedis({ url: input.redisUrl, cluster: input.cluster }, { maxRetriesPerRequest: null });
+  // Set once the fleet exists: a Redis lost before that ends the run without workers to stop.
+  const running: { fleet?: WorkerFleet } = {};
+  watchRedisLoss(redis, 'coordinator', input.redisUrl, reconnectTimeoutSecs(), (error) => {
+    log.error(error.message);
+    running.fleet?.stopAll();
+    const exit = () => process.exit(1);
+    setTimeout(exit, LOST_EXIT_GRACE_MS);
+    void running.fleet?.waitForAll().then(exit);
+  });
   const keys = runKeys(options.keyPrefix, queueName);
   const admin = new RedisQueueAdmin({ redis, keyPrefix: options.keyPrefix, name: queueName });
   const { queue, store } = await openSharedQueue({
@@ -122,12 +138,22 @@ export async function runDistributed(input: {
     options.queueName === undefined ? '' : `${hostname()}/`,
     `${Date.now().toString(36)}-${randomBytes(2).toString('hex')}-`,
   );
+  running.fleet = fleet;
   const startedAt = Date.now();
   let interrupted: NodeJS.Signals | null = null;
   const stopOnSignal = (signal: NodeJS.Signals) => {
     interrupted = signal;
     log.warning('interrupted: stopping the workers (each hands its locks back)');
     fleet.stopAll();
+    // A stop must take seconds whatever Redis does; a second signal ends the process at once (Node's default, the
+    // handler is gone).
+    // With Redis answering, the summary (merging every record) may take as long as it takes.
+    const deadline = () => {
+      if (redis.status === 'ready') return void setTimeout(deadline, 1000).unref();
+      log.error(`interrupted: Redis at ${shownUrl} does not answer, so the locks cannot be handed back and no summary can be read; exiting (the locks expire, rerun with --queue ${queueName} to resume)`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    };
+    setTimeout(deadline, STOP_DEADLINE_MS).unref();
   };
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);

@@ -15,3 +15,4 @@ export { ServedPortInUseError } from './served-port-in-use-error.js';
 export { ResultsDatasetInUseError } from './results-dataset-in-use-error.js';
 export { PolitenessFlagsMismatchError } from './politeness-flags-mismatch-error.js';
 export { ShardCountMismatchError } from './shard-count-mismatch-error.js';
+export { RedisConnectionLostError } from './redis-connection-lost-error.js';

@@ -9,6 +9,7 @@ import {
 import { openRedisRequestQueue, RedisStorageClient, type RedisRequestQueue } from 'crawlee-redis-queue';
 import { withScrapyFingerprint } from 'crawlee-scrapy-fingerprint';
 import type { RedisClient } from '../redis/open-redis.js';
+import { reconnectTimeoutSecs } from '../redis/redis-loss-watch.js';
 import type { DedupMode } from '../options.js';
 import { MemorySetDedupStore } from './memory-set-dedup-store.js';
 import type { FleetPoliteness } from './politeness.js';
@@ -57,6 +58,8 @@ export async function openSharedQueue(options: {
     // S > 1: S sub-queues on their own hash tags, spread over a Cluster's masters. The shard of a request is a function
     // of its uniqueKey, here its Scrapy fingerprint, so the requests spread evenly whatever the hosts.
     shards,
+    // The run's one reconnect budget: the queue gives up when the process's own watch does (redis-loss-watch.ts).
+    reconnectTimeoutSecs: reconnectTimeoutSecs(),
     ...(politeness !== undefined ? { politeness } : {}),
   });
   const queue = await openRedisRequestQueue(queueName, { storageClient, lockSecs, ...(config ? { config } : {}) });

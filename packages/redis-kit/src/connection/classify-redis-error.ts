@@ -9,11 +9,13 @@ import { redactedCause } from '../errors/redacted-cause.js';
 /** Node's TLS failure codes: OpenSSL errors are `ERR_SSL_*`, certificate checks have their own names. */
 const TLS_CODES = /^(ERR_SSL_|ERR_TLS_|EPROTO$|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|HOSTNAME_MISMATCH|ERR_TLS_CERT_ALTNAME_INVALID)/;
 
-/** The part of a message from the `NOPERM` code on (Redis may wrap it, e.g. inside a script error), or undefined. */
+/** The part of a message from the `NOPERM` code on (Redis may wrap it, e.g. inside a script error), or undefined.
+ * Redis 7.0 reports a command a script calls that the ACL refuses (TIME, say) as an `ERR` reply saying the user
+ * executing the script can't run this command or subcommand: an ACL refusal too. */
 export function nopermReply(error: unknown): string | undefined {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
-  const at = message.search(/\bNOPERM\b/);
-  return at === -1 ? undefined : message.slice(at).split('\n')[0]!.replace(/\s*script:.*$/, '');
+  const at = message.search(/\bNOPERM\b|The user executing the script can't run this command/);
+  return at === -1 ? undefined : message.slice(at).split('\n')[0]!.replace(/\s*script:.*$/, '').replace(/[\s,]+$/, '');
 }
 
 /**
@@ -28,9 +30,9 @@ export function nopermReply(error: unknown): string | undefined {
 export function permissionErrorOf(
   error: unknown,
   context: string,
-  known: { command?: string; keys?: readonly string[] } = {},
+  known: { command?: string; keys?: readonly string[]; advice?: string } = {},
 ): RedisPermissionError | undefined {
-  if (error instanceof RedisPermissionError) return undefined;
+  if (error instanceof RedisPermissionError) return known.advice !== undefined ? error.withAdvice(known.advice) : undefined;
   // A refused command inside MULTI makes EXEC fail with EXECABORT; ioredis keeps the real replies in previousErrors.
   const previous = (error as { previousErrors?: unknown[] }).previousErrors;
   const denied = Array.isArray(previous) ? previous.find((e) => nopermReply(e) !== undefined) : undefined;
@@ -43,7 +45,11 @@ export function permissionErrorOf(
   const keys = known.keys ?? (typeof firstArg === 'string' && !/^eval/.test(command ?? '') ? [firstArg] : undefined);
   // A reply that names the command (`... to run the 'info' command`) is more exact than the command we sent.
   const named = /'([a-z|]+)' command/i.exec(reply)?.[1]?.toLowerCase();
-  return new RedisPermissionError(context, { reply, command: named ?? command, ...(keys ? { keys } : {}) }, { cause: redactedCause(error) });
+  return new RedisPermissionError(
+    context,
+    { reply, command: named ?? command, ...(keys ? { keys } : {}), ...(known.advice !== undefined ? { advice: known.advice } : {}) },
+    { cause: redactedCause(error) },
+  );
 }
 
 /**

@@ -8,7 +8,8 @@ import { maskRedisUrl } from '../url/mask-redis-url.js';
 import { classifyConnectError, permissionErrorOf } from './classify-redis-error.js';
 import { tcpAnswers } from './tcp-probe.js';
 import { retryThroughFailover } from './failover-retry.js';
-import { DEFAULT_CONNECT_TIMEOUT_SECS, OWNED_CONNECTION_OPTIONS } from './connection-policy.js';
+import { DEFAULT_CONNECT_TIMEOUT_SECS, DEFAULT_RECONNECT_TIMEOUT_SECS, OWNED_CONNECTION_OPTIONS } from './connection-policy.js';
+import { describeConnection } from './describe-connection.js';
 import { isCluster, type RedisConnection, type RedisTarget } from './redis-connection.js';
 
 /** Options of {@link ConnectionHandle}. */
@@ -26,6 +27,15 @@ export interface ConnectionHandleOptions {
    * errors (see `retryThroughFailover`); only for callers whose operations may run twice. Validated by the caller.
    * @defaultValue 0 (no retry) */
   failoverTimeoutSecs?: number;
+  /** Seconds a connection that was ready may stay lost before the operations waiting on it (through
+   * {@link ConnectionHandle.run}) reject with `RedisUnreachableError` (`afterConnect: true`). An owned connection is
+   * then closed (no more reconnects, nothing keeps the process alive) and every later operation rejects at once; a
+   * caller's connection is left to its own retry policy and operations run again once it is ready. Validated by the
+   * caller. @defaultValue 60 ({@link DEFAULT_RECONNECT_TIMEOUT_SECS}) */
+  reconnectTimeoutSecs?: number;
+  /** What the package needs from an ACL (key patterns, commands), appended to every `RedisPermissionError` an
+   * operation through {@link ConnectionHandle.run} throws. */
+  permissionAdvice?: string;
 }
 
 /**
@@ -61,6 +71,19 @@ export class ConnectionHandle {
   private readonly packageName: string;
   private readonly failoverTimeoutMs: number;
   private failovers = 0;
+  private readonly reconnectTimeoutSecs: number;
+  private readonly permissionAdvice: string | undefined;
+  /** Runs while a connection that was ready is lost; when it fires, the reconnect budget is spent. */
+  private lossTimer: NodeJS.Timeout | undefined;
+  /** The budget ran out: every operation rejects with this (an owned connection until the end, a caller's until it
+   * is ready again). */
+  private lost: RedisUnreachableError | undefined;
+  /** Rejecters of the operations in flight, told when the budget runs out. */
+  private readonly lossWaiters = new Set<(error: RedisUnreachableError) => void>();
+  /** One warning per connection loss, not one per reconnect attempt. */
+  private warnedThisLoss = false;
+  /** close() was called: the connection's end is on purpose, not a loss. */
+  private closing = false;
 
   /**
    * @param target - a URL to connect to, or the caller's connection
@@ -71,9 +94,20 @@ export class ConnectionHandle {
     this.unrefWhenIdle = options.unrefWhenIdle ?? false;
     this.packageName = options.packageName;
     this.failoverTimeoutMs = (options.failoverTimeoutSecs ?? 0) * 1000;
+    this.reconnectTimeoutSecs = options.reconnectTimeoutSecs ?? DEFAULT_RECONNECT_TIMEOUT_SECS;
+    this.permissionAdvice = options.permissionAdvice;
     if ('connection' in target) {
       this.redis = target.connection;
       this.owned = false;
+      this.watchLosses(target.connection);
+      // Without any listener ioredis prints "Unhandled error event" on every reconnect attempt; with the caller's
+      // own listener, theirs decides what is printed.
+      if (target.connection.listenerCount('error') === 0) {
+        target.connection.on('error', (error: Error) => {
+          this.lastError = error;
+          this.warnOnce(error);
+        });
+      }
       return;
     }
     const redis = new Redis(target.url, { ...OWNED_CONNECTION_OPTIONS, ...options.redisOptions });
@@ -81,7 +115,7 @@ export class ConnectionHandle {
     this.owned = true;
     this.url = maskRedisUrl(target.url);
     this.rawUrl = target.url;
-    let lastWarning = 0;
+    this.watchLosses(redis);
     // Always listening, so ioredis never prints "Unhandled error event".
     redis.on('error', (error: Error & { code?: string }) => {
       this.lastError = error;
@@ -96,10 +130,7 @@ export class ConnectionHandle {
         }
         return;
       }
-      if (Date.now() - lastWarning > 10_000) {
-        lastWarning = Date.now();
-        log.warning(`${options.packageName}: Redis connection to ${this.url} failed, reconnecting: ${error.message}`);
-      }
+      this.warnOnce(error);
     });
     redis.on('connect', () => this.syncRef());
     redis.on('ready', () => {
@@ -107,6 +138,58 @@ export class ConnectionHandle {
       if (this.fatal) return;
       this.connectedOnce = true;
       this.syncRef();
+    });
+  }
+
+  /** Starts the reconnect budget when a ready connection closes, and stops it when the connection is ready again. */
+  private watchLosses(redis: RedisConnection): void {
+    redis.on('close', () => {
+      if (!this.connectedOnce && this.owned) return;
+      if (this.closing || this.lossTimer || this.lost) return;
+      this.lossTimer = setTimeout(() => this.giveUp(), this.reconnectTimeoutSecs * 1000);
+      // The operations in flight keep the process alive; an idle one may exit while Redis is away.
+      this.lossTimer.unref();
+    });
+    redis.on('ready', () => {
+      if (!this.owned) this.connectedOnce = true;
+      clearTimeout(this.lossTimer);
+      this.lossTimer = undefined;
+      this.warnedThisLoss = false;
+      // A caller's connection that came back serves operations again (an owned one was closed when it gave up).
+      if (!this.owned) this.lost = undefined;
+    });
+  }
+
+  /** The reconnect budget ran out: reject what waits, and close an owned connection so it stops reconnecting. */
+  private giveUp(): void {
+    this.lossTimer = undefined;
+    const target = this.owned ? this.url : describeConnection(this.redis);
+    this.lost = new RedisUnreachableError(target, this.reconnectTimeoutSecs, { cause: redactedCause(this.lastError), afterConnect: true });
+    for (const reject of this.lossWaiters) reject(this.lost);
+    this.lossWaiters.clear();
+    if (this.owned) {
+      this.unreachable = true;
+      // Commands still queued in ioredis reject with "Connection is closed."; their callers already have `lost`.
+      (this.redis as Redis).disconnect();
+    }
+  }
+
+  /** One warning per connection loss (ioredis reports every reconnect attempt). */
+  private warnOnce(error: Error): void {
+    if (this.warnedThisLoss || this.closing) return;
+    this.warnedThisLoss = true;
+    const target = this.owned ? this.url : describeConnection(this.redis);
+    log.warning(
+      `${this.packageName}: lost the connection to Redis at ${target} (${error.message}); reconnecting, for up to ` +
+        `reconnectTimeoutSecs = ${this.reconnectTimeoutSecs} s before operations fail`,
+    );
+  }
+
+  /** The operation, rejected with the loss error as soon as the reconnect budget runs out. */
+  private untilLost<T>(operation: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.lossWaiters.add(reject);
+      operation.then(resolve, reject).finally(() => this.lossWaiters.delete(reject));
     });
   }
 
@@ -128,14 +211,17 @@ export class ConnectionHandle {
    * @throws {@link RedisUnreachableError} when the first connect does not succeed in time, or the first connect's
    *   final error (see {@link ConnectionHandle.waitForFirstConnect})
    * @throws {@link RedisPermissionError} when the user's ACL refuses the command or its keys (`NOPERM`)
+   * @throws {@link RedisUnreachableError} (`afterConnect: true`) when the connection was lost and did not come back
+   *   within `reconnectTimeoutSecs`
    */
   async run<T>(operation: () => Promise<T>): Promise<T> {
     this.inFlight++;
     if (this.inFlight === 1) this.syncRef();
     try {
+      if (this.lost) throw this.lost;
       if (this.owned && !this.connectedOnce) await this.waitForFirstConnect();
-      if (this.failoverTimeoutMs <= 0) return await operation();
-      return await retryThroughFailover(operation, {
+      if (this.failoverTimeoutMs <= 0) return await this.untilLost(operation());
+      return await this.untilLost(retryThroughFailover(operation, {
         timeoutMs: this.failoverTimeoutMs,
         context: this.packageName,
         // A connection closed on purpose (quit, disconnect) stays closed: its "Connection is closed" is final.
@@ -145,10 +231,12 @@ export class ConnectionHandle {
           // A READONLY or MOVED reply means the slot map still names a demoted master; ask the cluster for the new one.
           if (isCluster(this.redis)) (this.redis as unknown as { refreshSlotsCache?: () => void }).refreshSlotsCache?.();
         },
-      });
+      }));
     } catch (error) {
+      // "Connection is closed." of a command flushed when the budget ran out says less than the budget's error.
+      if (this.lost && !(error instanceof RedisUnreachableError)) throw this.lost;
       // A command or script the user's ACL refuses: say which, typed, whatever layer ran it.
-      throw permissionErrorOf(error, this.packageName) ?? error;
+      throw permissionErrorOf(error, this.packageName, this.permissionAdvice !== undefined ? { advice: this.permissionAdvice } : {}) ?? error;
     } finally {
       this.inFlight--;
       if (this.inFlight === 0) this.syncRef();
@@ -217,7 +305,10 @@ export class ConnectionHandle {
 
   /** Closes the connection when the package owns it; a caller's connection is left open. Idempotent. */
   async close(): Promise<void> {
+    clearTimeout(this.lossTimer);
+    this.lossTimer = undefined;
     if (!this.owned || this.unreachable) return;
+    this.closing = true;
     const redis = this.redis as Redis;
     if (redis.status === 'end') return;
     // Counted as in flight: a QUIT waiting on an unref'd socket lets Node exit in the middle of `await close()`.

@@ -8,7 +8,12 @@ export interface PermissionDenied {
   keys?: readonly string[];
   /** The server's reply, e.g. `NOPERM this user has no permissions to access one of the keys used as arguments`. */
   reply: string;
+  /** What the package as a whole needs (its key patterns and commands), appended to the message. */
+  advice?: string;
 }
+
+/** Redis 7.0's reply for a command a script calls that the ACL refuses (TIME, HSET, ...): it does not name it. */
+const SCRIPT_CALL_DENIED = /can't run this command or subcommand/i;
 
 /**
  * Redis accepted the user, but its ACL refuses a command or a key the package needs (`NOPERM`), at the first
@@ -21,6 +26,11 @@ export class RedisPermissionError extends CrawleeRedisError {
   readonly command: string | undefined;
   /** The keys of the refused call (what the user's `~pattern` rules must cover). */
   readonly keys: readonly string[];
+  /** The server's reply. */
+  readonly reply: string;
+  /** What the package as a whole needs, when it said (key patterns, commands). */
+  readonly advice: string | undefined;
+  private readonly context: string;
 
   /**
    * @param context - who asked, e.g. `request queue "crawl" listAndLockHead`
@@ -31,24 +41,47 @@ export class RedisPermissionError extends CrawleeRedisError {
     const command = denied.command ?? /'([a-z|]+)' command/i.exec(denied.reply)?.[1]?.toLowerCase();
     const keys = denied.keys ?? [];
     const keyHint = /key/i.test(denied.reply) && keys.length > 0 ? ` Allow the keys with a pattern such as \`~${keyPattern(keys)}\`.` : '';
-    const commandHint = command !== undefined && !/key/i.test(denied.reply) ? ` Allow the command with \`+${command}\`.` : '';
+    const inScript = SCRIPT_CALL_DENIED.test(denied.reply);
+    const commandHint = inScript
+      ? ' A command the script calls is refused (Redis does not say which).'
+      : command !== undefined && !/key/i.test(denied.reply)
+        ? ` Allow the command with \`+${command}\`.`
+        : '';
     super(
       'REDIS_PERMISSION',
       `${context}: Redis refused this user (${denied.reply})${command ? ` on ${command}` : ''}` +
         `${keys.length > 0 ? ` with keys ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', ...' : ''}` : ''}.` +
-        `${keyHint}${commandHint} Ask the Redis admin to extend the user's ACL (see "ACL for a least-privilege ` +
+        `${keyHint}${commandHint}${denied.advice ? ` ${denied.advice}` : ''} Ask the Redis admin to extend the user's ACL (see "ACL for a least-privilege ` +
         'worker" in the README), or connect as another user.',
       options,
     );
     this.command = command;
     this.keys = keys;
+    this.reply = denied.reply;
+    this.advice = denied.advice;
+    this.context = context;
+  }
+
+  /**
+   * The same refusal with the package's advice (its key patterns and commands) in the message.
+   * @param advice - what the package needs
+   * @returns a new error (this one when it already carries advice)
+   */
+  withAdvice(advice: string): RedisPermissionError {
+    if (this.advice !== undefined) return this;
+    const copy = new RedisPermissionError(this.context, { reply: this.reply, keys: this.keys, advice, ...(this.command ? { command: this.command } : {}) }, { cause: this.cause });
+    copy.stack = `${copy.name}: ${copy.message}\n${(this.stack ?? '').split('\n').slice(1).join('\n')}`;
+    return copy;
   }
 }
 
-/** The longest common start of the keys, up to and including its last `:`, followed by `*`. */
+/** The longest common start of the keys, up to and including its last `:`, followed by `*`; inside a hash tag
+ * (`{p:rq:name}:meta`) it stops at the tag's last `:` (`{p:rq:*`), so one rule covers every queue of a prefix. */
 function keyPattern(keys: readonly string[]): string {
   let common = keys[0]!;
   for (const key of keys) while (!key.startsWith(common)) common = common.slice(0, -1);
-  const cut = common.lastIndexOf(':');
+  const close = common.startsWith('{') ? common.indexOf('}') : -1;
+  const inTag = close === -1 ? common : common.slice(0, close);
+  const cut = inTag.lastIndexOf(':');
   return `${cut === -1 ? common : common.slice(0, cut + 1)}*`;
 }

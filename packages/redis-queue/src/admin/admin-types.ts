@@ -14,6 +14,9 @@ export interface RedisQueueAdminOptions {
   /** Seconds the first connect of a connection created from a URL may take before an operation rejects with
    * {@link RedisUnreachableError}; 0.001 to 3600. @defaultValue 10 */
   connectTimeoutSecs?: number;
+  /** Seconds a lost connection may take to come back before operations reject with {@link RedisUnreachableError};
+   * 0.001 to 604,800. @defaultValue 60 */
+  reconnectTimeoutSecs?: number;
   /** Key prefix the workers use. @defaultValue 'crawlee' */
   keyPrefix?: string;
   /** The queue name. */

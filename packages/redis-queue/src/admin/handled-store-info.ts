@@ -2,6 +2,7 @@ import { bloomFalsePositiveRate } from '@crawlee-distributed/redis-kit';
 import type { HandledRequestsMode } from '../queue/handled-store.js';
 import type { RedisConnection } from '../redis/connection.js';
 import type { QueueKeys } from '../redis/keys.js';
+import { metaNumber } from '../queue/meta-number.js';
 
 /** The handled store of a queue as its meta records it (`handledRequests`, create-queue.lua). */
 export interface HandledStoreInfo {
@@ -24,8 +25,9 @@ export async function readHandledStoreInfo(redis: RedisConnection, keys: QueueKe
   const [mode, bits, k, blocks, sizing] = await redis.hmget(keys.meta, 'hmode', 'hbBits', 'hbK', 'hbBlocks', 'hbSizing');
   const handledRequests = (mode ?? 'key') as HandledRequestsMode;
   if (handledRequests !== 'bits') return { handledRequests };
-  const shape = { blockBits: Number(bits), hashes: Number(k), blocks: Number(blocks) };
-  const [expected, rate] = (sizing ?? '').split(':').map(Number);
+  const read = (field: string, raw: string | null | undefined) => metaNumber('handled store', keys.meta, field, raw, 0);
+  const shape = { blockBits: read('hbBits', bits), hashes: read('hbK', k), blocks: read('hbBlocks', blocks) };
+  const [expected, rate] = (sizing ?? '').split(':').map((part) => metaNumber('handled store', keys.meta, 'hbSizing', part, 0, false));
   return {
     handledRequests,
     handledFalsePositiveRate: bloomFalsePositiveRate({ hashes: shape.hashes, bits: shape.blockBits * shape.blocks }, handled),

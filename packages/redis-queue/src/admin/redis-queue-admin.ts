@@ -26,6 +26,8 @@ import { shardOf } from '../shard/shard-of.js';
 import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCounts, sumStats } from '../shard/shard-admin-parts.js';
 
 import type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
+import { checkKnownOptions } from '../options/known-options.js';
+import { metaNumber } from '../queue/meta-number.js';
 
 export type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
@@ -62,6 +64,9 @@ export class RedisQueueAdmin {
    * @throws {@link InvalidOptionsError} for a bad name, prefix or URL
    */
   constructor(options: RedisQueueAdminOptions, keys?: QueueKeys) {
+    checkKnownOptions<RedisQueueAdminOptions>('RedisQueueAdmin options', options, {
+      redis: true, redisOptions: true, connectTimeoutSecs: true, reconnectTimeoutSecs: true, keyPrefix: true, name: true, startUrlsKey: true,
+    });
     this.keyPrefix = options.keyPrefix ?? 'crawlee';
     this.name = options.name;
     this.keys = keys ?? queueKeys(this.keyPrefix, options.name);
@@ -69,7 +74,8 @@ export class RedisQueueAdmin {
     numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
     if (options.hostKey !== undefined && typeof options.hostKey !== 'function') throw new InvalidOptionsError('hostKey must be a function (url) => string, the workers\' politeness.hostKey');
     this.hostKey = options.hostKey;
-    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs);
+    const reconnectTimeoutSecs = numberOption('reconnectTimeoutSecs', options.reconnectTimeoutSecs);
+    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, 0, reconnectTimeoutSecs, this.keyPrefix);
     this.redis = this.connection.redis;
     this.scripts = new QueueScripts(this.connection, this.keys, options.name);
     const isRoot = this.keys.tag === queueKeys(this.keyPrefix, this.name).tag;
@@ -145,7 +151,7 @@ export class RedisQueueAdmin {
     // Each shard has its own handled store of the queue's mode; memory adds up.
     if (parts) return { ...parts[0]!, memoryBytes: parts.every((x) => x.memoryBytes !== undefined) ? parts.reduce((n, x) => n + x.memoryBytes!, 0) : undefined };
     const [memory, handled] = await Promise.all([this.memory.read().catch(() => undefined), this.connection.run(() => this.redis.hget(this.keys.meta, 'handled'))]);
-    const store = await this.connection.run(() => readHandledStoreInfo(this.redis, this.keys, Math.max(0, Number(handled ?? 0))));
+    const store = await this.connection.run(() => readHandledStoreInfo(this.redis, this.keys, Math.max(0, metaNumber(`request queue "${this.name}" storage`, this.keys.meta, 'handled', handled, 0))));
     return { memoryBytes: memory?.bytes, ...store };
   }
 

@@ -77,7 +77,7 @@ export class CliContext {
 
   /** The connection, connected (fails with RedisUnreachableError after 5 s). */
   async redis(): Promise<RedisConnection> {
-    this.handle ??= new ConnectionHandle(this.redisUrl, { maxRetriesPerRequest: 2 }, CONNECT_TIMEOUT_SECS);
+    this.handle ??= new ConnectionHandle(this.redisUrl, { maxRetriesPerRequest: 2 }, CONNECT_TIMEOUT_SECS, 0, undefined, this.keyPrefix);
     await this.handle.waitForFirstConnect();
     return this.handle.redis;
   }
@@ -99,7 +99,7 @@ export class CliContext {
     const redis = await this.redis();
     const admin = new RedisQueueAdmin({ redis, keyPrefix: this.keyPrefix, name });
     this.admins.push(admin);
-    if (mustExist && (await redis.exists(admin.keys.meta)) === 0) {
+    if (mustExist && (await this.handle!.run(() => redis.exists(admin.keys.meta))) === 0) {
       throw new Error(`queue "${name}" does not exist under key prefix "${this.keyPrefix}" on ${maskRedisUrl(this.redisUrl)}; \`crawlee-redis ls\` lists the queues`);
     }
     return admin;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CliContext, withCommonOptions, withYes, type CliIo, type CommonOptions } from './context.js';
+import { CliUsageError } from './errors/cli-usage-error.js';
 
 /** The options every command takes that may also come before the command (`crawlee-redis --redis URL ls`). */
 const PROGRAM_OPTIONS = ['redis', 'keyPrefix', 'json'] as const;
@@ -19,6 +20,30 @@ function withProgramOptions(command: Command): CommonOptions & Record<string, un
     if (command.getOptionValueSource(key) !== 'cli' && program[key] !== undefined) (options as Record<string, unknown>)[key] = program[key];
   }
   return options;
+}
+
+/**
+ * Rejects an empty or whitespace-only positional argument (a queue name, a URL or uniqueKey, a dataset) or option
+ * value (`--id ''`, `--from ' '`): exit 2, nothing connected or written.
+ *
+ * @param command - the command being run, after parsing
+ * @param options - its options
+ * @throws {@link CliUsageError} naming the argument or option
+ */
+function rejectBlankValues(command: Command, options: Record<string, unknown>): void {
+  const blank = (value: unknown) => typeof value === 'string' && value.trim() === '';
+  const args = command.processedArgs as unknown[];
+  command.registeredArguments.forEach((argument, i) => {
+    const values = Array.isArray(args[i]) ? (args[i] as unknown[]) : [args[i]];
+    if (values.some(blank)) {
+      throw new CliUsageError(`<${argument.name()}> must not be empty or blank (got ${values.filter(blank).map((v) => JSON.stringify(v)).join(', ')}); nothing was changed`);
+    }
+  });
+  for (const option of command.options) {
+    const value = options[option.attributeName()];
+    const values = Array.isArray(value) ? (value as unknown[]) : [value];
+    if (values.some(blank)) throw new CliUsageError(`${option.long ?? option.flags} must not be empty or blank; nothing was changed`);
+  }
 }
 
 /** What a command does once its arguments are parsed. */
@@ -56,6 +81,9 @@ export function defineCliCommand(name: string, build: (command: Command) => Comm
       command.action(async (...received: unknown[]) => {
         const self = received[received.length - 1] as Command;
         const options = withProgramOptions(self);
+        // Before the context (no connection yet): an empty name, id, key or URL would address nothing, or the wrong
+        // thing (`forget Q ''` would hash the empty uniqueKey), so nothing is written for it.
+        rejectBlankValues(self, options);
         // Connections this package creates do not keep Node alive while idle (their socket is unref'd between
         // operations); the CLI's own commands go straight to ioredis, so the process is kept alive until done.
         // The context first: it rejects bad options by throwing, and an interval set before it would keep the

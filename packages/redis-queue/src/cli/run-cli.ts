@@ -1,4 +1,6 @@
+import { permissionErrorOf } from '@crawlee-distributed/redis-kit';
 import { Command, CommanderError } from 'commander';
+import { queueAclAdvice } from '../redis/acl-advice.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
@@ -59,7 +61,10 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
       return EXIT.usage;
     }
     const usage = error instanceof CliUsageError || error instanceof InvalidOptionsError;
-    io.stderr.write(`${maskCredentials(`crawlee-redis: ${(error as Error)?.message ?? String(error)}`)}\n`);
+    // A command sent straight to Redis (not through a queue script) that the ACL refuses: typed, with the rules.
+    const prefix = argv[argv.indexOf('--key-prefix') + 1];
+    const shown = permissionErrorOf(error, 'crawlee-redis', { advice: queueAclAdvice(argv.includes('--key-prefix') && prefix ? prefix : 'crawlee') }) ?? error;
+    io.stderr.write(`${maskCredentials(`crawlee-redis: ${(shown as Error)?.message ?? String(shown)}`)}\n`);
     return usage ? EXIT.usage : EXIT.failure;
   }
 }

@@ -10,6 +10,7 @@ import { assertKeyPrefix } from '../redis/keys.js';
 import { dashboardAssets } from './assets.js';
 import { DashboardApi } from './dashboard-api.js';
 import { describeRedis } from './describe-redis.js';
+import { checkKnownOptions } from '../options/known-options.js';
 
 /** Options of {@link startDashboard}. */
 export interface DashboardOptions {
@@ -72,6 +73,7 @@ function file(res: ServerResponse, path: string, type: string): void {
  * @throws {@link InvalidOptionsError} for a bad port, key prefix or Redis URL
  */
 export async function startDashboard(options: DashboardOptions = {}): Promise<DashboardHandle> {
+  checkKnownOptions<DashboardOptions>('startDashboard options', options, { redis: true, redisOptions: true, keyPrefix: true, port: true, host: true });
   const port = integerOption('port', options.port);
   const host = options.host ?? '127.0.0.1';
   const keyPrefix = options.keyPrefix ?? 'crawlee';

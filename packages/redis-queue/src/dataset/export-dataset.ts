@@ -10,6 +10,7 @@ import { assertKeyPart, assertKeyPrefix } from '../redis/keys.js';
 import { DatasetNotFoundError } from './errors/dataset-not-found-error.js';
 import { RedisDatasetClient } from './redis-dataset-client.js';
 import { integerOption } from '../options/option-ranges.js';
+import { checkKnownOptions } from '../options/known-options.js';
 
 /** Progress of {@link exportDataset}, reported after each chunk. */
 export interface ExportProgress {
@@ -66,6 +67,9 @@ async function write(stream: Writable, text: string): Promise<void> {
  * @throws {@link DatasetItemUnreadableError} when an entry is not a JSON object (a file output is removed)
  */
 export async function exportDataset(options: ExportDatasetOptions): Promise<{ items: number }> {
+  checkKnownOptions<ExportDatasetOptions>('exportDataset options', options, {
+    redis: true, redisOptions: true, keyPrefix: true, name: true, format: true, output: true, columns: true, chunkSize: true, onProgress: true,
+  });
   if (options.format !== 'jsonl' && options.format !== 'csv') {
     throw new InvalidOptionsError(`format must be 'jsonl' or 'csv' (got ${JSON.stringify(options.format)})`);
   }

@@ -19,5 +19,6 @@ export { ReplicasNotAcknowledgedError } from './replicas-not-acknowledged-error.
 export { TakeoverSourceChangedError } from './takeover-source-changed-error.js';
 export { PolitenessMismatchError } from './politeness-mismatch-error.js';
 export { QueueMissingError } from './queue-missing-error.js';
+export { QueueMetadataCorruptError } from './queue-metadata-corrupt-error.js';
 export { ShardLayoutMismatchError, type ShardLayout } from './shard-layout-mismatch-error.js';
 export { mapScriptError } from './map-script-error.js';

@@ -3,6 +3,7 @@ import { ERROR_REPLY, type ErrorReplyName } from '../redis/reply-codes.js';
 import { HandledModeMismatchError } from './handled-mode-mismatch-error.js';
 import { InvalidOptionsError } from './invalid-options-error.js';
 import { LockLostError } from './lock-lost-error.js';
+import { QueueMetadataCorruptError } from './queue-metadata-corrupt-error.js';
 import { QueueMissingError } from './queue-missing-error.js';
 import { PolitenessMismatchError } from './politeness-mismatch-error.js';
 import type { RedisQueueError } from './redis-queue-error.js';
@@ -25,6 +26,11 @@ const BY_NAME: Record<ErrorReplyName, ReplyErrorFactory<RedisQueueError>> = {
       { cause },
     ),
   MODE_MISMATCH: (detail, cause) => new HandledModeMismatchError(detail, { cause }),
+  // '<context>: <key> field "<field>" holds "<value>"' from includes/meta-number.lua.
+  META_CORRUPT: (detail, cause) => {
+    const m = /^(.*): (\S+) field "([^"]*)" holds "(.*)"/s.exec(detail.replace(/\s*script: [0-9a-f]+, on @user_script.*$/s, ''));
+    return new QueueMetadataCorruptError(m?.[1] ?? detail, m?.[2] ?? '(meta)', m?.[3] ?? '?', m?.[4] ?? '?', { cause });
+  },
   QUEUE_MISSING: (detail, cause) =>
     new QueueMissingError(`${detail}; the requests it held are lost with it: stop the workers and start the crawl again (or restore Redis)`, { cause }),
 };
@@ -41,5 +47,10 @@ const BY_CODE: Record<string, ReplyErrorFactory<RedisQueueError>> = Object.fromE
  * @returns the typed error to throw; an already typed error (e.g. RedisUnreachableError) is returned as it is
  */
 export function mapScriptError(error: unknown, context: string): RedisQueueError | CrawleeRedisError {
-  return mapReplyError(error, context, BY_CODE, (detail, cause) => new RedisScriptError(detail, { cause }));
+  return mapReplyError(error, context, BY_CODE, (detail, cause) =>
+    // HINCRBY on a counter another writer set to text: Redis does not say which field, only that it is not a number.
+    /hash value is not an integer|hash value is not a float/.test(detail)
+      ? new QueueMetadataCorruptError(context, "the queue's metadata", 'total, pending or handled', '(not a whole number)', { cause })
+      : new RedisScriptError(detail, { cause }),
+  );
 }

@@ -2,6 +2,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { integerOption, numberOption } from '../options/option-ranges.js';
 import { defaultStartUrlsKey } from '../redis/keys.js';
 import type { StartUrlFeedSettings } from '../queue/queue-context.js';
+import { checkKnownOptions } from '../options/known-options.js';
 
 /** How a start-URL feed key is laid out, as scrapy-redis reads it: a list (default; `LRANGE` + `LTRIM`), a set
  * (`REDIS_START_URLS_AS_SET`; `SPOP` semantics, any order), a sorted set (`REDIS_START_URLS_AS_ZSET`; highest score
@@ -82,6 +83,7 @@ function oneOf<T extends string>(name: string, value: T | undefined, allowed: re
 export function feedSettings(option: boolean | StartUrlFeedOptions | undefined): StartUrlFeedSettings | undefined {
   if (!option) return undefined;
   const options: StartUrlFeedOptions = option === true ? {} : option;
+  checkKnownOptions<StartUrlFeedOptions>('startUrls', options, { key: true, keys: true, type: true, format: true, batchSize: true, alwaysEnqueue: true, maxIdleSecs: true });
   // The ranges live in the one table of src/options/option-ranges.ts (a null or NaN is an error, never the default).
   const batchSize = integerOption('startUrls.batchSize', options.batchSize);
   const maxIdleSecs = numberOption('startUrls.maxIdleSecs', options.maxIdleSecs);

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { log } from 'crawlee';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { QueueScripts } from '../queue/queue-scripts.js';
+import { checkKnownOptions } from '../options/known-options.js';
 
 /** Options of a producer lease (`RedisQueueAdmin.openProducerLease`, `RedisRequestQueue.holdOpen`). */
 export interface ProducerLeaseOptions {
@@ -67,6 +68,7 @@ export async function openProducerLease(
   options: ProducerLeaseOptions = {},
   onRelease: (lease: ProducerLease) => void = () => undefined,
 ): Promise<ProducerLease> {
+  checkKnownOptions<ProducerLeaseOptions>('producer lease options', options, { leaseSecs: true, renewEverySecs: true, id: true });
   const { leaseMs, renewMs, id } = checkOptions(options);
   let released = false;
   let timer: NodeJS.Timeout | undefined;

@@ -10,9 +10,13 @@
   Returns { shards, shardBy } of the queue: the recorded ones; { 1, '' } for a queue created before layouts were
   recorded (its meta exists without the field; nothing is written); else the arguments, now recorded. The caller
   refuses a mismatch.
+
+  The meta this script creates (a new queue, claimed before create-queue.lua runs) is format 2, as any meta a
+  script of this version creates: without it create-queue.lua would find a meta without `format`, the mark of a
+  queue written by 0.1, and migrate (and log) a queue that was never old.
 ]]
 local recorded = redis.call('HMGET', KEYS[1], 'shards', 'shardBy')
 if recorded[1] then return { tonumber(recorded[1]), recorded[2] or '' } end
 if redis.call('EXISTS', KEYS[1]) == 1 then return { 1, '' } end
-redis.call('HSET', KEYS[1], 'shards', ARGV[1], 'shardBy', ARGV[2])
+redis.call('HSET', KEYS[1], 'shards', ARGV[1], 'shardBy', ARGV[2], 'format', 2)
 return { tonumber(ARGV[1]), ARGV[2] }

@@ -12,6 +12,7 @@
 
   Returns { modifiedAt (ms or ''), hadMultipleClients (0|1), id1, record1, ... } (record is '' when data is missing)
 ]]
+--- @include "reply-codes"
 --- @include "polite"
 local limit = tonumber(ARGV[1])
 local out = { redis.call('HGET', KEYS[1], 'modifiedAt') or '', redis.call('HEXISTS', KEYS[1], 'multipleClients') }

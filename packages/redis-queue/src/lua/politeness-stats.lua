@@ -12,6 +12,7 @@
             then the scheduled hosts that wait, longest first: host, waitMs, ... }
 ]]
 --- @include "redis-time"
+--- @include "reply-codes"
 --- @include "polite"
 local now = redisNowMs(ARGV[1])
 local minDelay, maxConc = politeConfig()

@@ -40,6 +40,11 @@
 --- @include "polite-update"
 local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
+-- The polite check before any write: writing first (the format below) would re-create the metadata of a queue that
+-- was wiped (FLUSHALL, a Redis back without its data) without its politeness, an error reply keeps what was written,
+-- and every polite call after it would read as a politeness mismatch instead of RQ_QUEUE_MISSING.
+local politeErr = politeUpdateBegin()
+if politeErr then return politeErr end
 -- A queue this script creates is format 2; a 0.1 queue (meta without format) keeps waiting for its migration.
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 local forgetFailed = ARGV[3] == 'forget'
@@ -65,8 +70,6 @@ local function makeAvailable(id, forefront, k)
   if not politeAvailable(id, politeOrder(forefront), k) then placeNew(id, forefront) end
 end
 
-local politeErr = politeUpdateBegin()
-if politeErr then return politeErr end
 for i = 4, politeUpdateLastArg(), 4 do
   local id, record, handled, forefront = ARGV[i], ARGV[i + 1], ARGV[i + 2] ~= '0', ARGV[i + 3] == '1'
   local k = (i - 4) / 4 + 1

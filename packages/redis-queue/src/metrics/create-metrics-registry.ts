@@ -4,6 +4,7 @@ import { ConnectionHandle, type RedisConnectionOption } from '../redis/connectio
 import { assertKeyPrefix, queueKeys } from '../redis/keys.js';
 import { readFleetSnapshot, type QueueSnapshot } from './read-fleet-snapshot.js';
 import { numberOption } from '../options/option-ranges.js';
+import { checkKnownOptions } from '../options/known-options.js';
 
 /** Options of {@link createMetricsRegistry}. */
 export interface MetricsRegistryOptions {
@@ -44,6 +45,7 @@ export interface MetricsRegistryOptions {
  * ```
  */
 export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Registry {
+  checkKnownOptions<MetricsRegistryOptions>('createMetricsRegistry options', options, { redis: true, redisOptions: true, keyPrefix: true, queues: true, registry: true, cacheMs: true });
   const keyPrefix = options.keyPrefix ?? 'crawlee';
   assertKeyPrefix('keyPrefix', keyPrefix);
   for (const name of options.queues ?? []) queueKeys(keyPrefix, name);

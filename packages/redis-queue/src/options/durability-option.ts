@@ -1,6 +1,7 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { DurabilitySettings } from '../queue/replica-wait.js';
 import { integerOption, numberOption } from './option-ranges.js';
+import { checkKnownOptions } from './known-options.js';
 
 /** The `durability` option: wait for replicas after the writes that must survive a failover. */
 export interface DurabilityOptions {
@@ -24,9 +25,8 @@ export function durabilitySettings(value: unknown): DurabilitySettings | undefin
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {
     throw new InvalidOptionsError(`durability must be true or { replicas, timeoutSecs } (got ${typeof value === 'string' ? JSON.stringify(value) : `a ${typeof value}`})`);
   }
-  const { replicas, timeoutSecs, ...rest } = given as DurabilityOptions;
-  const unknown = Object.keys(rest);
-  if (unknown.length > 0) throw new InvalidOptionsError(`durability has no option ${unknown.map((k) => JSON.stringify(k)).join(', ')}; it takes replicas and timeoutSecs`);
+  checkKnownOptions<DurabilityOptions>('durability', given, { replicas: true, timeoutSecs: true });
+  const { replicas, timeoutSecs } = given as DurabilityOptions;
   return {
     replicas: integerOption('durability.replicas', replicas),
     timeoutMs: numberOption('durability.timeoutSecs', timeoutSecs) * 1000,

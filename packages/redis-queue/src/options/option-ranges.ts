@@ -14,6 +14,8 @@ export const OPTION_RANGES = {
   'startUrls.maxIdleSecs': { min: 0, max: 7 * 86_400, default: 0 },
   connectTimeoutSecs: { min: 0.001, max: 3600, default: 10 },
   failoverTimeoutSecs: { min: 0, max: 3600, default: 30 },
+  // Timers hold at most 2^31 - 1 ms (24.8 days); a week outlasts any restart worth waiting for.
+  reconnectTimeoutSecs: { min: 0.001, max: 7 * 86_400, default: 60 },
   'durability.replicas': { min: 1, max: 16, default: 1 },
   // WAIT with timeout 0 blocks for ever: a lost replica would hang every write.
   'durability.timeoutSecs': { min: 0.001, max: 3600, default: 1 },

@@ -1,6 +1,7 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { integerOption, numberOption } from '../options/option-ranges.js';
 import { defaultHostKey } from './host-key.js';
+import { checkKnownOptions } from '../options/known-options.js';
 
 /** Not-before time of a retried (reclaimed) request: `min(maxSecs, baseSecs * factor^(retryCount - 1))` seconds
  * after the reclaim (Redis time), so no worker takes it early and the worker that failed it does not spin on it. */
@@ -62,6 +63,7 @@ export function politenessSettings(options: PolitenessOptions | undefined): Poli
   if (typeof options !== 'object' || options === null) {
     throw new InvalidOptionsError(`politeness must be an object such as { minDelaySecs: 1 } (got ${String(options)})`);
   }
+  checkKnownOptions<PolitenessOptions>('politeness', options, { minDelaySecs: true, maxConcurrencyPerHost: true, hostKey: true, retryBackoff: true });
   const minDelaySecs = numberOption('politeness.minDelaySecs', options.minDelaySecs);
   // A delay without a concurrency limit would let a worker that buffers a request send it after the next one was
   // handed out: one at a time unless asked otherwise, so the gap holds as the site sees it.
@@ -73,6 +75,7 @@ export function politenessSettings(options: PolitenessOptions | undefined): Poli
   if (options.retryBackoff !== false) {
     const rb = options.retryBackoff ?? {};
     if (typeof rb !== 'object' || rb === null) throw new InvalidOptionsError('politeness.retryBackoff must be an object or false');
+    checkKnownOptions<RetryBackoffOptions>('politeness.retryBackoff', rb, { baseSecs: true, factor: true, maxSecs: true });
     retryBackoff = {
       baseMs: Math.round(numberOption('politeness.retryBackoff.baseSecs', rb.baseSecs) * 1000),
       factor: numberOption('politeness.retryBackoff.factor', rb.factor),

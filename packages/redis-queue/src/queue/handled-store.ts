@@ -1,6 +1,7 @@
 import { bloomShape, type BloomShape } from '@crawlee-distributed/redis-kit';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { integerOption, numberOption } from '../options/option-ranges.js';
+import { checkKnownOptions } from '../options/known-options.js';
 
 /**
  * What a queue keeps of a handled request (`handledRequests` option; the Lua side is
@@ -59,6 +60,8 @@ export function handledStoreSettings(mode: unknown = 'key', bloom?: HandledBloom
   if (mode !== 'request' && mode !== 'key' && mode !== 'bits') {
     throw new InvalidOptionsError(`handledRequests must be 'request', 'key' or 'bits' (got ${JSON.stringify(mode)}); the default is 'key'`);
   }
+  // A misspelt sizing is named first: it is the more useful error.
+  checkKnownOptions<HandledBloomOptions>('handledBloom', bloom, { expectedRequests: true, falsePositiveRate: true });
   if (bloom !== undefined && mode !== 'bits') {
     throw new InvalidOptionsError(`handledBloom sizes the 'bits' mode's filter; set handledRequests: 'bits' or leave handledBloom out (handledRequests is '${mode}')`);
   }

@@ -29,6 +29,7 @@ import { checkPolitenessSpec, politenessSpec, QueuePoliteness } from '../politen
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
 import { QueueMemoryCache } from '../stats/queue-memory-cache.js';
 import { classifyUpdate, NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
+import { metaNumber } from './meta-number.js';
 
 /**
  * The queue core of one Redis request queue for one lock owner (`clientKey`): typed script calls that carry the
@@ -160,16 +161,17 @@ export class QueueCore {
     const [meta, memory] = await Promise.all([this.redis((r) => r.hgetall(this.keys.meta)), this.memory.read().catch(() => undefined)]);
     if (!meta || Object.keys(meta).length === 0) return undefined;
     this.warnIfBloomFull(meta);
-    const date = (value: string | undefined) => new Date(value ? Number(value) : Date.now());
+    const context = `request queue "${this.id}" get`;
+    const date = (field: 'createdAt' | 'modifiedAt', value: string | undefined) => new Date(value ? metaNumber(context, this.keys.meta, field, value, 0) : Date.now());
     return {
       id: this.id,
       name: meta.name || undefined,
-      createdAt: date(meta.createdAt),
-      modifiedAt: date(meta.modifiedAt ?? meta.createdAt),
+      createdAt: date('createdAt', meta.createdAt),
+      modifiedAt: meta.modifiedAt === undefined ? date('createdAt', meta.createdAt) : date('modifiedAt', meta.modifiedAt),
       accessedAt: new Date(),
-      totalRequestCount: Number(meta.total ?? 0),
-      handledRequestCount: Number(meta.handled ?? 0),
-      pendingRequestCount: Number(meta.pending ?? 0),
+      totalRequestCount: metaNumber(context, this.keys.meta, 'total', meta.total, 0),
+      handledRequestCount: metaNumber(context, this.keys.meta, 'handled', meta.handled, 0),
+      pendingRequestCount: metaNumber(context, this.keys.meta, 'pending', meta.pending, 0),
       hadMultipleClients: meta.multipleClients === '1',
       stats: {},
       memoryBytes: memory?.bytes,

@@ -3,6 +3,8 @@ import { ShardLayoutMismatchError, type ShardLayout } from '../errors/shard-layo
 import type { ConnectionHandle } from '../redis/connection.js';
 import { queueKeys } from '../redis/keys.js';
 import { runScript } from '../redis/scripts.js';
+import { metaNumber } from '../queue/meta-number.js';
+import { QueueMetadataCorruptError } from '../errors/queue-metadata-corrupt-error.js';
 
 /**
  * Records the shard layout (count and rule) of a new queue in its root metadata, or checks it against the recorded one (one script, so
@@ -36,7 +38,10 @@ export async function claimShardLayout(connection: ConnectionHandle, keyPrefix: 
  * @returns the layout; shards 1 for an unsharded queue (or one that does not exist)
  */
 export async function readShardLayout(redis: ConnectionHandle['redis'], keyPrefix: string, queueId: string): Promise<ShardLayout> {
-  const [shards, shardBy] = await redis.hmget(queueKeys(keyPrefix, queueId).meta, 'shards', 'shardBy');
-  const n = Number(shards ?? 1);
-  return { shards: Number.isInteger(n) && n >= 1 && n <= 256 ? n : 1, shardBy: shardBy === 'uniqueKey' ? 'uniqueKey' : 'host' };
+  const key = queueKeys(keyPrefix, queueId).meta;
+  const [shards, shardBy] = await redis.hmget(key, 'shards', 'shardBy');
+  // A corrupted count must not silently read as 1: the admin would look for the requests in the wrong shards.
+  const n = metaNumber(`request queue "${queueId}" shard layout`, key, 'shards', shards, 1);
+  if (n < 1 || n > 256) throw new QueueMetadataCorruptError(`request queue "${queueId}" shard layout`, key, 'shards', String(shards));
+  return { shards: n, shardBy: shardBy === 'uniqueKey' ? 'uniqueKey' : 'host' };
 }

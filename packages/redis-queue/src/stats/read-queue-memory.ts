@@ -1,6 +1,7 @@
 import type { RedisConnection } from '../redis/connection.js';
 import type { QueueKeys } from '../redis/keys.js';
 import { workerStatsKeys } from './worker-stats-keys.js';
+import { metaNumber } from '../queue/meta-number.js';
 
 /** Redis memory of one queue, from `MEMORY USAGE`. */
 export interface QueueMemory {
@@ -34,7 +35,8 @@ export async function readQueueMemory(redis: RedisConnection, keys: QueueKeys): 
     byKey[key.slice(keys.tag.length + 1)] = size;
     bytes += size;
   });
-  const [mode, hxL, hxS, hbBlocks] = meta;
+  const [mode, ...metaSizes] = meta;
+  const [hxL, hxS, hbBlocks] = (['hxL', 'hxS', 'hbBlocks'] as const).map((field, i) => String(metaNumber('queue memory', keys.meta, field, metaSizes[i], 0)));
   const sampled = async (prefix: string, count: number, name: string) => {
     if (count <= 0) return;
     const picks = count <= MEMORY_SAMPLE_BUCKETS ? [...Array(count).keys()] : Array.from({ length: MEMORY_SAMPLE_BUCKETS }, () => Math.floor(Math.random() * count));

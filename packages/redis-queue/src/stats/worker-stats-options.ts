@@ -1,5 +1,6 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { numberOption } from '../options/option-ranges.js';
+import { checkKnownOptions } from '../options/known-options.js';
 
 /** Options of the worker stats every queue client publishes (the `workerStats` option of `RedisStorageClient`). */
 export interface WorkerStatsOptions {
@@ -41,6 +42,7 @@ export function workerStatsSettings(option: boolean | WorkerStatsOptions | undef
     throw new InvalidOptionsError(`workerStats must be true, false or { intervalSecs, ttlSecs, deadRetentionSecs } (got ${String(option)})`);
   }
   const options = option === true || option === undefined ? {} : option;
+  checkKnownOptions<WorkerStatsOptions>('workerStats', options, { intervalSecs: true, ttlSecs: true, deadRetentionSecs: true });
   const intervalMs = seconds('intervalSecs', options.intervalSecs);
   const ttlMs = options.ttlSecs === undefined ? 3 * intervalMs : seconds('ttlSecs', options.ttlSecs);
   if (ttlMs <= intervalMs) {

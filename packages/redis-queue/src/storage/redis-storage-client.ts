@@ -24,6 +24,7 @@ import { checkShardedPoliteness } from '../shard/shard-politeness.js';
 import { politenessSettings, type PolitenessOptions } from '../politeness/politeness-options.js';
 import { durabilitySettings, type DurabilityOptions } from '../options/durability-option.js';
 import { handledStoreSettings, type HandledBloomOptions, type HandledRequestsMode } from '../queue/handled-store.js';
+import { checkKnownOptions, type KnownOptions } from '../options/known-options.js';
 
 /** Options of {@link RedisStorageClient}. */
 export interface RedisStorageClientOptions {
@@ -46,6 +47,12 @@ export interface RedisStorageClientOptions {
    * expires). After this long the operation throws `RedisFailoverTimeoutError`. 0 retries nothing. 0 to 3600.
    * @defaultValue 30 */
   failoverTimeoutSecs?: number;
+  /** Seconds a connection that was ready may stay lost (Redis stopped or unreachable) before the operations waiting
+   * on it reject with {@link RedisUnreachableError} (`afterConnect: true`, naming the address); a connection created
+   * from a URL is then closed, so a worker whose Redis is gone for good ends with that error instead of hanging. A
+   * restart shorter than this is waited through. With a connection you pass, its own retry policy still applies
+   * (`maxRetriesPerRequest`), and operations run again once it is ready. 0.001 to 604,800. @defaultValue 60 */
+  reconnectTimeoutSecs?: number;
   /** Wait for replicas after the writes that must survive a master failover: every add (API, feed), handled mark
    * and reclaim is followed by Redis `WAIT replicas timeout` on the master of the queue's slot, and resolves only
    * once `replicas` replicas acknowledged it; else it throws `ReplicasNotAcknowledgedError` (the write stays on
@@ -157,6 +164,15 @@ export interface RedisStorageClientOptions {
   clockOffsetMs?: number | (() => number);
 }
 
+/** Every option of {@link RedisStorageClientOptions} (a typo is refused, never dropped). */
+export const STORAGE_CLIENT_OPTIONS: KnownOptions<RedisStorageClientOptions> = {
+  redis: true, redisOptions: true, connectTimeoutSecs: true, failoverTimeoutSecs: true, reconnectTimeoutSecs: true,
+  durability: true, keyPrefix: true, localStorageClient: true, datasets: true, prolongLockFrom: true, addBatchSize: true,
+  recoverLimit: true, maxStalls: true, cacheLockedRequests: true, fastProlong: true, startUrls: true, workerStats: true,
+  failedRequests: true, politeness: true, shards: true, shardBy: true, handledRequests: true, handledBloom: true,
+  clockOffsetMs: true,
+};
+
 /**
  * A Crawlee `StorageClient` whose request queues live in Redis, shared by every process that opens the same name;
  * datasets and key-value stores stay on a per-process client. `purge()` (Crawlee's `purgeOnStart`) never touches
@@ -184,6 +200,7 @@ export class RedisStorageClient implements StorageClient {
    * @throws {@link InvalidOptionsError} for a bad URL, key prefix, numeric option, `workerStats` or `politeness` setting
    */
   constructor(options: RedisStorageClientOptions = {}) {
+    checkKnownOptions<RedisStorageClientOptions>('RedisStorageClient options', options, STORAGE_CLIENT_OPTIONS);
     const keyPrefix = options.keyPrefix ?? 'crawlee';
     assertKeyPrefix('keyPrefix', keyPrefix);
     const prolongLockFrom = options.prolongLockFrom ?? 'expiry';
@@ -206,6 +223,7 @@ export class RedisStorageClient implements StorageClient {
     const handledStore = handledStoreSettings(options.handledRequests, options.handledBloom);
     numberOption('connectTimeoutSecs', options.connectTimeoutSecs);
     const failoverTimeoutSecs = numberOption('failoverTimeoutSecs', options.failoverTimeoutSecs);
+    const reconnectTimeoutSecs = numberOption('reconnectTimeoutSecs', options.reconnectTimeoutSecs);
     const durability = durabilitySettings(options.durability);
     const feed = feedSettings(options.startUrls);
     const politeness = politenessSettings(options.politeness);
@@ -216,7 +234,7 @@ export class RedisStorageClient implements StorageClient {
     }
     if (politeness) checkShardedPoliteness(shards, shardBy, options.politeness?.hostKey !== undefined);
     const stats = workerStatsSettings(options.workerStats);
-    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, failoverTimeoutSecs);
+    this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, failoverTimeoutSecs, reconnectTimeoutSecs, keyPrefix);
     this.redis = this.connection.redis;
     this.keyPrefix = keyPrefix;
     this.localStorageClient = options.localStorageClient ?? new MemoryStorage({ persistStorage: false, writeMetadata: false });

@@ -1,6 +1,7 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { ScrapySerializer } from './scrapy-request-dict.js';
 import type { ScrapyTakeoverRequest } from './to-crawlee-request.js';
+import { checkKnownOptions } from '../options/known-options.js';
 
 /** scrapy-redis's `SCHEDULER_QUEUE_CLASS`: `PriorityQueue` (default), `FifoQueue`, `LifoQueue`. */
 export type ScrapyQueueClass = 'priority' | 'fifo' | 'lifo';
@@ -60,6 +61,9 @@ function intIn(name: string, value: unknown, min: number, max: number, fallback:
 export function checkTakeoverOptions(options: TakeOverScrapyRequestsOptions): Required<Omit<TakeOverScrapyRequestsOptions, 'uniqueKey' | 'onProgress'>> &
   Pick<TakeOverScrapyRequestsOptions, 'uniqueKey' | 'onProgress'> {
   if (typeof options !== 'object' || options === null) throw new InvalidOptionsError('takeover options must be an object with a key');
+  checkKnownOptions<TakeOverScrapyRequestsOptions>('takeOverScrapyRequests options', options, {
+    key: true, serializer: true, queueClass: true, batchSize: true, pauseMs: true, uniqueKey: true, onProgress: true,
+  });
   if (typeof options.key !== 'string' || options.key.length === 0) {
     throw new InvalidOptionsError('key must be the scrapy-redis frontier key, e.g. "<spider>:requests"');
   }

@@ -13,6 +13,7 @@
 --                      holds (so an expired lock frees it) and the order it returns at (bounded by locked + delayed)
 --   p:delayed    ZSET  request id -> not-before (ms): reclaimed requests waiting for their retry backoff
 -- meta fields politeMinDelayMs / politeMaxConc (0: unlimited) are set once, by create-queue.lua.
+--- @include "meta-number"
 local PK = string.sub(KEYS[1], 1, -5) .. 'p:'
 local P_HOSTS, P_NEXT, P_FLIGHT, P_HOSTOF, P_DELAYED = PK .. 'hosts', PK .. 'next', PK .. 'flight', PK .. 'hostof', PK .. 'delayed'
 
@@ -24,7 +25,7 @@ end
 local function politeConfig()
   local c = redis.call('HMGET', KEYS[1], 'politeMinDelayMs', 'politeMaxConc')
   if not c[1] then return nil end
-  return tonumber(c[1]), tonumber(c[2] or '0')
+  return metaNumber('politeMinDelayMs', c[1]), metaNumber('politeMaxConc', c[2]) or 0
 end
 
 -- The refusal of a polite call on a queue without politeness settings: either the queue was created without
