@@ -5,7 +5,7 @@ import { PolitenessFlagsMismatchError } from '../src/errors/politeness-flags-mis
 import { resolveOptions } from '../src/options.js';
 import { EXAMPLE_RETRY_BACKOFF } from '../src/worker/politeness.js';
 
-const idle = { hosts: 0, hostsWaiting: 0, longestWaitSecs: 0, delayed: 0, inFlight: {} };
+const idle = { hosts: 0, hostsWaiting: 0, longestWaitSecs: 0, delayed: 0, inFlight: {}, waiting: {} };
 const none: PolitenessStats = { enabled: false, minDelaySecs: 0, maxConcurrencyPerHost: 0, ...idle };
 const created: PolitenessStats = { enabled: true, minDelaySecs: 1.5, maxConcurrencyPerHost: 2, ...idle };
 const opts = (raw: Parameters<typeof resolveOptions>[0]) => resolveOptions({ demo: true, queue: 'q', ...raw }, {});

@@ -12,6 +12,7 @@
 //   warmup (requests added and handled on a queue of their own before the measured queue opens; 0 = none)
 // Prints one JSON line on stdout: the result.
 import console from 'node:console';
+import { createHash } from 'node:crypto';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -92,6 +93,23 @@ async function accounted(fn) {
   return { secs, nodeCpuSecs: (c1.user + c1.system) / 1e6, gcSecs, redisCpuSecs: r1 ? r1.cpuSeconds - r0.cpuSeconds : undefined };
 }
 
+/**
+ * The machine-speed control: milliseconds for a fixed piece of CPU work shaped like the client's side of an add
+ * (build 5,000 of the workload's Requests, JSON round trip, SHA-256), none of which depends on the queue's size. Taken
+ * just before each checkpoint's windows: when it grows, the machine got slower (another process on the same physical
+ * core, a frequency change), and a rate that fell by the same factor did not fall because the queue grew.
+ */
+function calibrationMs() {
+  const t0 = performance.now();
+  let sink = 0;
+  for (let i = 0; i < 5000; i++) {
+    const request = requestOf(1e9 + i);
+    sink += createHash('sha256').update(JSON.stringify(JSON.parse(JSON.stringify(request)))).digest()[0];
+  }
+  if (sink < 0) console.error(sink); // keeps the loop from being optimised away
+  return performance.now() - t0;
+}
+
 /** Adds requests [from, to) through Crawlee's RequestQueue.addRequests, 1,000 per call; returns the seconds taken. */
 async function addRange(queue, from, to, extra) {
   const t0 = performance.now();
@@ -155,6 +173,7 @@ if (cfg.phase === 'pending') {
   for (const c of cfg.checkpoints) {
     const tail = Math.min(cfg.addWindow, c - added);
     if (c - tail > added) await addRange(queue, added, c - tail);
+    const calibration = [calibrationMs(), calibrationMs(), calibrationMs()].sort((x, y) => x - y)[1];
     const add = await accounted(() => addRange(queue, c - tail, c));
     const addSecs = add.secs;
     added = c;
@@ -174,12 +193,13 @@ if (cfg.phase === 'pending') {
       perHandledFromWindow: perPending + (memAfter - mem) / cfg.window,
       handledSoFar: handled,
       nodeHeapBytes: process.memoryUsage().heapUsed,
+      calibrationMs: calibration,
       // µs per request, by side: where the time of the add and lock-and-handle windows went.
       addUs: { wall: (add.secs / tail) * 1e6, node: (add.nodeCpuSecs / tail) * 1e6, gc: (add.gcSecs / tail) * 1e6, redis: add.redisCpuSecs === undefined ? undefined : (add.redisCpuSecs / tail) * 1e6 },
       handleUs: { wall: (handle.secs / cfg.window) * 1e6, node: (handle.nodeCpuSecs / cfg.window) * 1e6, gc: (handle.gcSecs / cfg.window) * 1e6, redis: handle.redisCpuSecs === undefined ? undefined : (handle.redisCpuSecs / cfg.window) * 1e6 },
     };
     out.checkpoints.push(point);
-    console.error(`[${cfg.backend}${cfg.label ? ' ' + cfg.label : ''}] ${c}: add ${Math.round(point.addRate)}/s, lock+handle ${Math.round(point.lockAndHandleRate)}/s, ${point.perPending.toFixed(1)} B/pending, heap ${Math.round(point.nodeHeapBytes / 2 ** 20)} MiB; µs/request add node ${point.addUs.node.toFixed(1)} (gc ${point.addUs.gc.toFixed(1)}) redis ${point.addUs.redis?.toFixed(1)}, lock+handle node ${point.handleUs.node.toFixed(1)} (gc ${point.handleUs.gc.toFixed(1)}) redis ${point.handleUs.redis?.toFixed(1)}`);
+    console.error(`[${cfg.backend}${cfg.label ? ' ' + cfg.label : ''}] ${c}: add ${Math.round(point.addRate)}/s, lock+handle ${Math.round(point.lockAndHandleRate)}/s, ${point.perPending.toFixed(1)} B/pending, heap ${Math.round(point.nodeHeapBytes / 2 ** 20)} MiB, control ${point.calibrationMs.toFixed(0)} ms; µs/request add node ${point.addUs.node.toFixed(1)} (gc ${point.addUs.gc.toFixed(1)}) redis ${point.addUs.redis?.toFixed(1)}, lock+handle node ${point.handleUs.node.toFixed(1)} (gc ${point.handleUs.gc.toFixed(1)}) redis ${point.handleUs.redis?.toFixed(1)}`);
   }
 } else if (cfg.phase === 'probe') {
   // Requests never added before, on the queue that holds `n` handled ones: each reported as already handled is a

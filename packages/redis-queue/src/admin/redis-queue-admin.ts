@@ -65,7 +65,7 @@ export class RedisQueueAdmin {
    */
   constructor(options: RedisQueueAdminOptions, keys?: QueueKeys) {
     checkKnownOptions<RedisQueueAdminOptions>('RedisQueueAdmin options', options, {
-      redis: true, redisOptions: true, connectTimeoutSecs: true, reconnectTimeoutSecs: true, keyPrefix: true, name: true, startUrlsKey: true,
+      redis: true, redisOptions: true, connectTimeoutSecs: true, reconnectTimeoutSecs: true, keyPrefix: true, name: true, startUrlsKey: true, hostKey: true,
     });
     this.keyPrefix = options.keyPrefix ?? 'crawlee';
     this.name = options.name;

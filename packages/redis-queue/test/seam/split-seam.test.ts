@@ -37,9 +37,9 @@ class SplittingSource implements EnqueueFilterSource {
     return {
       parts: layout.tags.map(part),
       partOf: (key) => shardOf(key, layout.tags.length, layout.shardBy),
-      prepare: async () => {
+      prepare: () => {
         this.prepared++;
-        if (this.failPrepare) throw this.failPrepare;
+        return this.failPrepare ? Promise.reject(this.failPrepare) : Promise.resolve();
       },
     };
   }
