@@ -72,3 +72,19 @@ describe('numeric option ranges of crawlee-bloom-dedup', () => {
     expect(keys).toEqual([]);
   });
 });
+
+// Names (the new-user break test): a misspelt option (`maxbatch`, `autosave`) was dropped silently, and the store ran
+// with the default, found out only when the filter overflowed or no snapshot was written.
+describe('option names of crawlee-bloom-dedup', () => {
+  it.each([
+    ['RedisBloomDedupStore', bloom({ maxbatch: 10 }), 'maxBatch'],
+    ['RedisBloomDedupStore', bloom({ errorrate: 0.01 }), 'errorRate'],
+    ['RedisSetDedupStore', set({ conectTimeoutSecs: 5 }), 'connectTimeoutSecs'],
+    ['MemoryBloomDedupStore', memory({ autosave: true }), 'autoSave'],
+  ])('%s refuses a misspelt option, names the right one, writes nothing', async (_store, attempt, near) => {
+    await expect(attempt()).rejects.toThrow(InvalidDedupOptionsError);
+    await expect(attempt()).rejects.toThrow(new RegExp(`did you mean ${near}\\?`));
+    const [, keys] = await redis.scan('0', 'MATCH', `*${prefix}*`, 'COUNT', 100_000);
+    expect(keys).toEqual([]);
+  });
+});

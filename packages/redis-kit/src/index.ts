@@ -5,6 +5,7 @@
  */
 export { hashTagOf, hasHashTag, sameSlotKey, slotOf } from './slot/hash-slot.js';
 export { maskRedisUrl } from './url/mask-redis-url.js';
+export { nearestName, unknownOptionProblem, type KnownOptions } from './options/known-options.js';
 export { shardKeyOf, shardOf, shardOfKey, type ShardBy } from './shard/shard-of.js';
 export { bloomFalsePositiveRate, bloomFillRatio, bloomShape, MAX_REDIS_BLOCK_BITS, type BloomShape } from './bloom/bloom-shape.js';
 export { CrawleeRedisError } from './errors/crawlee-redis-error.js';

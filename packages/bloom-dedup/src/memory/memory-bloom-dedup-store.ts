@@ -1,3 +1,4 @@
+import { checkStoreOptionNames, MEMORY_BLOOM_OPTIONS } from '../known-store-options.js';
 import { Configuration, log } from 'crawlee';
 import {
   bloomParameters,
@@ -76,6 +77,7 @@ export class MemoryBloomDedupStore implements DedupStore {
    * @throws {@link FilterTooLargeError} when the filter would exceed `maxFilterBytes` (checked before allocating)
    */
   constructor(options: MemoryBloomDedupStoreOptions) {
+    checkStoreOptionNames('MemoryBloomDedupStore', options, MEMORY_BLOOM_OPTIONS);
     this.options = options;
     // Only undefined means "the default": a null is a bad value, not a missing one.
     const maxFilterBytes = options?.maxFilterBytes === undefined ? DEFAULT_MAX_MEMORY_FILTER_BYTES : options.maxFilterBytes;

@@ -1,3 +1,4 @@
+import { checkStoreOptionNames, REDIS_BLOOM_OPTIONS } from '../known-store-options.js';
 import { bitOffsets, bitPosition, digestHex, modBigEndian } from '../bloom/bit-indexes.js';
 import {
   bloomParameters,
@@ -108,6 +109,7 @@ export class RedisBloomDedupStore implements DedupStore {
    * @throws {@link FilterTooLargeError} when a block would exceed 2^32 bits or the filter `maxFilterBytes`
    */
   constructor(options: RedisBloomDedupStoreOptions) {
+    checkStoreOptionNames('RedisBloomDedupStore', options, REDIS_BLOOM_OPTIONS);
     validateRedisStoreOptions(options);
     this.options = options;
     this.parameters = bloomParameters({

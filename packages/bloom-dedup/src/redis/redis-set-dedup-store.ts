@@ -1,3 +1,4 @@
+import { checkStoreOptionNames, REDIS_SET_OPTIONS } from '../known-store-options.js';
 import type { DedupStats, DedupStore } from '../dedup-store.js';
 import { ENQUEUE_FILTER_SOURCE, type EnqueueFilterPlan, type EnqueueFilterSource } from '@crawlee-distributed/redis-kit/seam';
 import { StoreClosedError } from '../errors/store-closed-error.js';
@@ -66,6 +67,7 @@ export class RedisSetDedupStore implements DedupStore {
    * @throws {@link InvalidDedupOptionsError} on a missing key or connection
    */
   constructor(options: RedisSetDedupStoreOptions) {
+    checkStoreOptionNames('RedisSetDedupStore', options, REDIS_SET_OPTIONS);
     validateRedisStoreOptions(options);
     this.options = options;
     this.key = options.key;

@@ -84,7 +84,7 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<{ it
     if (!info) throw new DatasetNotFoundError(options.name, keyPrefix);
     const total = info.itemCount;
     const path = typeof options.output === 'string' ? options.output : undefined;
-    const stream = path ? createWriteStream(`${path}.partial`) : ((options.output as Writable | undefined) ?? process.stdout);
+    const stream = path ? await openOutput(path) : ((options.output as Writable | undefined) ?? process.stdout);
     let written = 0;
     try {
       let columns = options.columns;
@@ -119,4 +119,20 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<{ it
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * Opens `<path>.partial` for writing, or says why it cannot be (a missing directory, no permission): a write stream
+ * reports that as an 'error' event later, which would crash the process instead of failing the export.
+ * @throws {@link InvalidOptionsError} naming the path and the reason; nothing was written
+ */
+async function openOutput(path: string): Promise<Writable> {
+  const stream = createWriteStream(`${path}.partial`);
+  try {
+    await once(stream, 'open');
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new InvalidOptionsError(`output ${JSON.stringify(path)} cannot be written (${code ?? message}): choose a path in a directory you can write to`, { cause: error });
+  }
+  return stream;
 }

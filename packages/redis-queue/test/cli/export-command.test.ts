@@ -128,4 +128,20 @@ describe('crawlee-redis export', () => {
     expect(missing.stderr).toContain('dataset "no-such-dataset" does not exist');
     expect(existsSync(join(dir, 'x')) || existsSync(join(dir, 'y')) || existsSync(join(dir, 'y.partial'))).toBe(false);
   });
+
+  it('an --output in a directory that does not exist (or cannot be written) exits 2 with the reason, no crash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'export-'));
+    const run = await cli(['export', NAME, '--output', join(dir, 'missing-dir', 'out.jsonl')]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('cannot write into');
+    expect(run.stderr).not.toMatch(/Unhandled|\n\s+at /);
+    expect(existsSync(join(dir, 'missing-dir'))).toBe(false);
+  });
+
+  it('exportDataset itself refuses an unwritable output with InvalidOptionsError instead of an unhandled stream error', async () => {
+    const { exportDataset } = await import('../../src/dataset/export-dataset.js');
+    const { InvalidOptionsError } = await import('../../src/errors/invalid-options-error.js');
+    const dir = mkdtempSync(join(tmpdir(), 'export-'));
+    await expect(exportDataset({ redis: url, keyPrefix, name: NAME, format: 'jsonl', output: join(dir, 'nope', 'x.jsonl') })).rejects.toThrow(InvalidOptionsError);
+  });
 });

@@ -7,7 +7,7 @@ import { exportDataset } from '../../src/dataset/export-dataset.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
 import { createMetricsRegistry } from '../../src/metrics/create-metrics-registry.js';
 import { openRedisRequestQueue } from '../../src/open-redis-request-queue.js';
-import { nearestName } from '../../src/options/known-options.js';
+import { nearestName } from '@crawlee-distributed/redis-kit';
 import { RedisStorageClient, STORAGE_CLIENT_OPTIONS } from '../../src/storage/redis-storage-client.js';
 
 // A misspelt option is refused with the nearest known name, before anything connects or is written; every option

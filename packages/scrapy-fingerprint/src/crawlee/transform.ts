@@ -1,3 +1,4 @@
+import { checkOptionNames, UNIQUE_KEY_OPTIONS } from '../known-options.js';
 import { ScrapyFingerprintError } from '../errors/scrapy-fingerprint-error.js';
 import { checkFingerprintOptions } from '../scrapy/fingerprint.js';
 import { strip } from '../w3lib/safe-chars.js';
@@ -26,6 +27,7 @@ export function fingerprintTransform<T extends CrawleeRequestLike>(
   options: ScrapyUniqueKeyOptions = {},
   userTransform?: (request: T) => T | false | null | undefined,
 ): (request: T) => T | false | null | undefined {
+  checkOptionNames('fingerprintTransform', options, UNIQUE_KEY_OPTIONS);
   checkFingerprintOptions(options);
   return (request: T) => {
     const transformed = userTransform ? userTransform(request) : request;

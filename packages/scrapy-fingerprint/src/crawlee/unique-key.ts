@@ -1,3 +1,4 @@
+import { checkOptionNames, UNIQUE_KEY_OPTIONS } from '../known-options.js';
 import { randomUUID } from 'node:crypto';
 import { fingerprint } from '../scrapy/fingerprint.js';
 import type { CrawleeRequestLike, ScrapyUniqueKeyOptions } from './options.js';
@@ -18,6 +19,7 @@ function wantsDontFilter(request: CrawleeRequestLike, option: ScrapyUniqueKeyOpt
  * @throws {@link InvalidUrlError} for a URL Scrapy rejects (e.g. relative, or with a bad port)
  */
 export function scrapyUniqueKey(requestOptions: CrawleeRequestLike, options: ScrapyUniqueKeyOptions = {}): string {
+  checkOptionNames('scrapyUniqueKey', options, UNIQUE_KEY_OPTIONS);
   if (typeof requestOptions.uniqueKey === 'string' && requestOptions.uniqueKey !== '') return requestOptions.uniqueKey;
   return computeKey(requestOptions, options);
 }

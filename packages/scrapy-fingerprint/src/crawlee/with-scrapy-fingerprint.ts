@@ -1,3 +1,4 @@
+import { checkOptionNames, UNIQUE_KEY_OPTIONS } from '../known-options.js';
 import type { CrawleeRequestLike, ScrapyUniqueKeyOptions } from './options.js';
 import { computeKey } from './unique-key.js';
 // The uniqueKey seam is declared once in the private kit (bundled at build time); see docs/enqueue-filter-seam.md.
@@ -76,6 +77,7 @@ async function* mapAsync<T>(items: AsyncIterable<T>, options: ScrapyUniqueKeyOpt
  * @throws {@link InvalidUrlError} (from the wrapped methods) for a URL Scrapy rejects; nothing of that call is added
  */
 export function withScrapyFingerprint<Q extends FingerprintableQueue>(queue: Q, options: ScrapyUniqueKeyOptions = {}): Q {
+  checkOptionNames('withScrapyFingerprint', options, UNIQUE_KEY_OPTIONS);
   const q = queue as Q & { [WRAPPED]?: boolean; [UNIQUE_KEY_TRANSFORM]?: unknown };
   if (q[WRAPPED]) return queue;
   const transform: UniqueKeyTransform = <T>(requestOptions: T): T => withKey(requestOptions, options);

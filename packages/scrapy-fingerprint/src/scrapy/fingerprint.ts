@@ -1,3 +1,4 @@
+import { checkOptionNames, FINGERPRINT_OPTIONS } from '../known-options.js';
 import * as crypto from 'node:crypto';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { type BinaryString, binaryToHex, encodeText } from '../python/codecs.js';
@@ -168,6 +169,7 @@ function canonical(req: ScrapyRequest, keepFragments: boolean): string {
  * @throws {@link InvalidRequestError} for malformed input or an unknown recipe
  */
 export function fingerprintDetails(request: FingerprintRequest, options: FingerprintOptions = {}): FingerprintDetails {
+  checkOptionNames('fingerprint', options, FINGERPRINT_OPTIONS);
   const recipe = options.recipe ?? 'scrapy';
   checkRecipe(recipe);
   const escape = appliesEscapeAjax(recipe, options.scrapyRequest);

@@ -1,3 +1,4 @@
+import { checkOptionNames, CANONICALIZE_OPTIONS } from '../known-options.js';
 import { tryIdnaEncode } from '../idna/idna.js';
 import { encodeText, isUtf8, UnicodeEncodeFailure } from '../python/codecs.js';
 import { quoteBinary, quotePlusBinary, unquoteBinary } from '../python/quote.js';
@@ -100,6 +101,7 @@ const byBytes = (a: [string, string], b: [string, string]): number =>
  * @throws {@link InvalidRequestError} when `url` is not a string (`null`, `undefined`, a number)
  */
 export function canonicalizeUrl(url: string, options: CanonicalizeUrlOptions = {}): string {
+  checkOptionNames('canonicalizeUrl', options, CANONICALIZE_OPTIONS);
   assertUrlString(url, 'canonicalizeUrl');
   const { stripped, ascii } = stripAscii(url);
   return canonicalizeParsed(urlparse(stripped, url, ascii, true), options, ascii, ascii);

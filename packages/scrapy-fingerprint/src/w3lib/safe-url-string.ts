@@ -1,3 +1,4 @@
+import { checkOptionNames, SAFE_URL_OPTIONS } from '../known-options.js';
 import { EncodingError } from '../errors/encoding-error.js';
 import { assertUrlString } from './assert-url-string.js';
 import { tryIdnaEncode } from '../idna/idna.js';
@@ -58,6 +59,7 @@ function unquoteStr(s: string): string {
  * @throws {@link InvalidRequestError} when `url` is not a string (`null`, `undefined`, a number)
  */
 export function safeUrlString(url: string, options: SafeUrlStringOptions = {}): string {
+  checkOptionNames('safeUrlString', options, SAFE_URL_OPTIONS);
   assertUrlString(url, 'safeUrlString');
   return safeUrlParts(url, options).url;
 }

@@ -3,6 +3,8 @@ import { exportDataset, type ExportProgress } from '../../dataset/export-dataset
 import { defineCliCommand } from '../define-command.js';
 import { CliUsageError } from '../errors/cli-usage-error.js';
 import { formatCount } from '../format.js';
+import { access, constants } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 
 function progressLine({ written, total }: ExportProgress): string {
   const percent = total > 0 ? ` (${((100 * written) / total).toFixed(0)}%)` : '';
@@ -32,6 +34,7 @@ export const exportCommand = defineCliCommand(
     }
     const output = options.output as string | undefined;
     if (output !== undefined && output.length === 0) throw new CliUsageError('--output must be a file path (omit it to write to stdout)');
+    if (output !== undefined) await assertWritableDirectory(output);
     const stderr = ctx.io.stderr as NodeJS.WritableStream & { isTTY?: boolean };
     const tty = stderr.isTTY === true;
     const showProgress = tty || options.progress === true;
@@ -73,3 +76,13 @@ export const exportCommand = defineCliCommand(
     else ctx.print(`exported ${formatCount(items)} items of dataset "${name as string}" to ${output} (${format})`);
   },
 );
+
+/** A usage error (exit 2) before anything is read when `--output`'s directory is missing or not writable. */
+async function assertWritableDirectory(output: string): Promise<void> {
+  const dir = dirname(resolve(output));
+  try {
+    await access(dir, constants.W_OK);
+  } catch (error) {
+    throw new CliUsageError(`--output ${JSON.stringify(output)}: cannot write into ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'}); choose a path in a directory you can write to`);
+  }
+}
