@@ -1,4 +1,4 @@
-import { unknownOptionProblem, type KnownOptions } from '@crawlee-distributed/redis-kit';
+import { unknownOptionProblem, type KnownOptions } from '@crawlee-distributed/redis-kit/options';
 import type { ScrapyUniqueKeyOptions } from './crawlee/options.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
 import type { FingerprintOptions } from './scrapy/fingerprint.js';

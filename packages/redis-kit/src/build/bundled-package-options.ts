@@ -7,6 +7,8 @@ const KIT = /^@crawlee-distributed\/redis-kit/;
 
 /** The tsup options {@link bundledPackageOptions} returns (a subset of tsup's `Options`, spread into `defineConfig`). */
 export interface BundledPackageOptions {
+  /** Class and function names kept as written (error names). */
+  keepNames: boolean;
   /** The kit's code is bundled, never imported at run time. */
   noExternal: RegExp[];
   /** The kit's types are inlined into the package's `.d.ts` files. */
@@ -29,6 +31,9 @@ export interface BundledPackageOptions {
  */
 export function bundledPackageOptions(packageDir: string): BundledPackageOptions {
   return {
+    // Error classes set `name` from `new.target.name`: without keepNames esbuild renames a class whose name collides
+    // in the bundle (`_RedisPermissionError`), and a user's `error.name === 'RedisPermissionError'` check fails.
+    keepNames: true,
     noExternal: [KIT],
     dts: { resolve: [KIT] },
     esbuildPlugins: [luaIncludesPlugin()],

@@ -69,7 +69,11 @@ export class RedisPermissionError extends CrawleeRedisError {
    */
   withAdvice(advice: string): RedisPermissionError {
     if (this.advice !== undefined) return this;
-    const copy = new RedisPermissionError(this.context, { reply: this.reply, keys: this.keys, advice, ...(this.command ? { command: this.command } : {}) }, { cause: this.cause });
+    // Through this.constructor, not the class name: a class that names itself inside its body is bundled by esbuild
+    // as `var RedisPermissionError = class _RedisPermissionError`, and `name` (from new.target) would read
+    // `_RedisPermissionError`.
+    const Self = this.constructor as typeof RedisPermissionError;
+    const copy = new Self(this.context, { reply: this.reply, keys: this.keys, advice, ...(this.command ? { command: this.command } : {}) }, { cause: this.cause });
     copy.stack = `${copy.name}: ${copy.message}\n${(this.stack ?? '').split('\n').slice(1).join('\n')}`;
     return copy;
   }

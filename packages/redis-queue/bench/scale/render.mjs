@@ -8,8 +8,11 @@ import { URL, fileURLToPath } from 'node:url';
 import { markdown, writeSection } from './report.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const { meta, rows } = JSON.parse(readFileSync(here('./.tmp/RESULTS.json'), 'utf8'));
+// --section <tag>: a run written with that tag (e.g. bench-scale-rates, from .tmp/RESULTS-<tag>.json).
+const at = process.argv.indexOf('--section');
+const tag = at > 0 ? process.argv[at + 1] : 'bench-scale';
+const { meta, rows } = JSON.parse(readFileSync(here(tag === 'bench-scale' ? './.tmp/RESULTS.json' : `./.tmp/RESULTS-${tag}.json`), 'utf8'));
 const section = markdown(rows, meta) + `\n\nRun took ${meta.minutes.toFixed(1)} min.`;
 console.log(section);
-writeSection(section, here('./RESULTS.md'));
-if (process.argv.includes('--write')) writeSection(section, here('../../README.md'));
+writeSection(section, here('./RESULTS.md'), tag);
+if (process.argv.includes('--write')) writeSection(section, here('../../README.md'), tag);

@@ -66,6 +66,7 @@ export function targetsOf(row) {
   ];
   if (row.restart) out.push({ name: 'first request after restart under 1 s', met: row.restart.sinceOpenMs < 1000, value: `${int(row.restart.sinceOpenMs)} ms` });
   const perHandled = row.handled?.perHandled;
+  if (perHandled === undefined) return out; // a --pending-only run measured no handled requests
   if (row.mode === 'key') out.push({ name: "handled request at most 32 B ('key')", met: perHandled <= 32, value: `${b(perHandled)} B` });
   if (row.mode === 'bits') {
     out.push({ name: "handled request at most 6 B ('bits', 1e-6)", met: perHandled <= 6, value: `${b(perHandled)} B` });
