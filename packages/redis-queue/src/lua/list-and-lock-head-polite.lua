@@ -16,7 +16,7 @@
   The queue stays open (reply field 1) while hosts wait with available requests or delayed requests wait.
 
   KEYS as list-and-lock-head.lua (KEYS[1..12] the queue's keys, KEYS[13] stalls, KEYS[14] producer leases,
-  KEYS[15] suspects); the politeness keys are derived from KEYS[1] (includes/polite.lua). A polite queue keeps its
+  KEYS[15] suspects, KEYS[16] live); the politeness keys are derived from KEYS[1] (includes/polite.lua). A polite queue keeps its
   available requests only in its host queues (never in the fifo / front / back structures of
   includes/queue-order.lua, which list-and-lock-head.lua reads); a locked request's order is in KEYS[10] held, as
   on any queue. ARGV as list-and-lock-head.lua. Reply as list-and-lock-head.lua.
@@ -30,7 +30,8 @@
 --- @include "finish-flags"
 local now = redisNowMs(ARGV[4])
 local limit = tonumber(ARGV[1])
-local lockExpiresAt = now + tonumber(ARGV[2])
+local liveMs = tonumber(ARGV[7] or '0')
+local lockExpiresAt = now + (liveMs > 0 and liveMs or tonumber(ARGV[2]))
 local clientKey = ARGV[3]
 local maxStalls = tonumber(ARGV[6])
 local minDelay, maxConc = politeConfig()

@@ -21,7 +21,8 @@
 
   KEYS[1..12] the queue's keys (see add-requests.lua), KEYS[13] stalls (HASH request id -> stalls counted),
   KEYS[14] producer leases (ZSET lease id -> expiry ms, see renew-producer-lease.lua),
-  KEYS[15] suspects (HASH lock owner clientKey -> id of the suspect it holds locked)
+  KEYS[15] suspects (HASH lock owner clientKey -> id of the suspect it holds locked),
+  KEYS[16] live (ZSET lock owner -> heartbeat expiry ms, heartbeat.lua)
 
   ARGV[1] limit (max requests to lock)
   ARGV[2] lock time in ms
@@ -29,6 +30,9 @@
   ARGV[4] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   ARGV[5] max number of expired locks recovered in this call
   ARGV[6] maxStalls: stalls after which a request is dead-lettered ('0': stalls are not counted)
+  ARGV[7] liveness window in ms of the caller ('0' or absent: no heartbeat). With a heartbeat the lock's score is a
+          check time, now + the window, not now + the lock time: the owner keeps the lock while its heartbeat lives
+          (includes/recover-expired-locks.lua), and a gone owner's locks return one window after its last beat
 
   Returns { queueHasLockedRequests (0|1), hadMultipleClients (0|1), now (ms), modifiedAt (ms or ''),
             id1, record1, id2, record2, ... }
@@ -39,7 +43,8 @@
 --- @include "finish-flags"
 local now = redisNowMs(ARGV[4])
 local limit = tonumber(ARGV[1])
-local lockExpiresAt = now + tonumber(ARGV[2])
+local liveMs = tonumber(ARGV[7] or '0')
+local lockExpiresAt = now + (liveMs > 0 and liveMs or tonumber(ARGV[2]))
 local clientKey = ARGV[3]
 local maxStalls = tonumber(ARGV[6])
 

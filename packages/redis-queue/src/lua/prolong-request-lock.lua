@@ -8,6 +8,10 @@
 
   ARGV[1] clientKey of the caller
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
+  ARGV[3] liveness window in ms of the caller ('0': no heartbeat). With a heartbeat the stored score is a check
+          time (now + the window, never earlier than it was) and the expiry answered is the nominal one below: the
+          owner keeps the lock while its heartbeat lives (includes/recover-expired-locks.lua), so a long lock time
+          never delays the return of a dead owner's locks
   then five arguments per request:
     id
     lock time in ms
@@ -29,20 +33,26 @@
 --- @include "request-state"
 local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
+local liveMs = tonumber(ARGV[3])
 local out = {}
-for i = 3, #ARGV, 5 do
+for i = 4, #ARGV, 5 do
   local id = ARGV[i]
   local owner = redis.call('HGET', KEYS[6], id)
   if owner == clientKey then
     -- An owner entry exists only while its request is stored, pending and locked: every script that handles,
     -- deletes, dead-letters, releases or recovers a request removes it. So the owner check is the whole check.
     local from = now
-    if ARGV[i + 3] == 'expiry' then
-      local current = tonumber(redis.call('ZSCORE', KEYS[5], id) or now) - tonumber(ARGV[i + 4])
+    local current = tonumber(redis.call('ZSCORE', KEYS[5], id) or now)
+    if ARGV[i + 3] == 'expiry' and liveMs == 0 then
+      current = current - tonumber(ARGV[i + 4])
       if current > now then from = current end
     end
     local expiresAt = math.floor(from) + tonumber(ARGV[i + 1])
-    redis.call('ZADD', KEYS[5], expiresAt + 0.5, id)
+    if liveMs > 0 then
+      redis.call('ZADD', KEYS[5], math.max(math.floor(current), now + liveMs) + 0.5, id)
+    else
+      redis.call('ZADD', KEYS[5], expiresAt + 0.5, id)
+    end
     if ARGV[i + 2] == '1' then redis.call('HSET', KEYS[10], id, forefrontOrder()) end
     out[#out + 1] = expiresAt
   else

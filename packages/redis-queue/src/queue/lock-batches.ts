@@ -42,11 +42,14 @@ export class LockBatches {
    * @param scripts - the queue's scripts
    * @param clientKey - the lock owner
    * @param failedRequests - what a request that failed for good becomes (see `RedisStorageClientOptions`)
+   * @param liveMs - the liveness window in ms of this client's heartbeat (0: none): prolongs keep the lock's check
+   *   time short (see prolong-request-lock.lua)
    */
   constructor(
     private readonly scripts: () => QueueScripts,
     private readonly clientKey: string,
     private readonly failedRequests: 'keep' | 'forget' = 'keep',
+    private readonly liveMs = 0,
   ) {
     this.prolongs = new ScriptBatcher((items) => this.prolongBatch(items), MAX_BATCH, (item) => item.id);
     this.updates = new ScriptBatcher((items) => this.updateBatch(items), MAX_BATCH, (item) => item.encoded.id);
@@ -72,7 +75,7 @@ export class LockBatches {
 
   private async prolongBatch(items: ProlongItem[]): Promise<Array<number | Error>> {
     const scripts = this.scripts();
-    const args: ScriptArg[] = [this.clientKey, scripts.offset()];
+    const args: ScriptArg[] = [this.clientKey, scripts.offset(), this.liveMs];
     for (const item of items) args.push(item.id, item.lockMs, item.forefront ? '1' : '0', item.mode, item.appliedMs);
     const reply = (await scripts.run('prolongRequestLock', args)) as unknown[];
     // Per request: the new expiry, or the error code and detail as a string.

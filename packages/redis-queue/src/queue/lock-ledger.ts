@@ -29,6 +29,18 @@ export class LockLedger {
   private readonly held = new Map<string, string>();
   private readonly locked = new Map<string, StoredRequest>();
   private readonly fresh = new Map<string, FreshLock>();
+  /** Held ids whose lock was prolonged: requests being processed (the heartbeat keeps their locks). */
+  private readonly started = new Set<string>();
+
+  /** True while this client processes at least one request it holds (its lock was prolonged). */
+  get processing(): boolean {
+    return this.started.size > 0;
+  }
+
+  /** The lock of a held request was prolonged: Crawlee started it. @param id - request id */
+  markStarted(id: string): void {
+    if (this.held.has(id)) this.started.add(id);
+  }
 
   /** Ids held by this client, to uniqueKeys (for `encodeRequest`'s known ids). */
   get heldUniqueKeys(): ReadonlyMap<string, string> {
@@ -72,6 +84,7 @@ export class LockLedger {
    * @param id - request id */
   forget(id: string): void {
     this.held.delete(id);
+    this.started.delete(id);
     this.locked.delete(id);
     this.fresh.delete(id);
   }
@@ -91,6 +104,7 @@ export class LockLedger {
   releaseAll(): string[] {
     const ids = [...this.held.keys()];
     this.held.clear();
+    this.started.clear();
     this.locked.clear();
     this.fresh.clear();
     return ids;

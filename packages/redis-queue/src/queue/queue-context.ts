@@ -1,3 +1,5 @@
+import type { Heartbeat } from '../liveness/heartbeat.js';
+import type { LivenessSettings } from '../liveness/liveness-options.js';
 import type { ProducerLease } from '../lease/producer-lease.js';
 import type { ConnectionHandle } from '../redis/connection.js';
 import type { PolitenessSettings } from '../politeness/politeness-options.js';
@@ -57,6 +59,10 @@ export interface QueueContext {
   readonly shardBy: 'host' | 'uniqueKey';
   /** Publishers of worker stats (src/stats/); undefined when off. */
   readonly workerStats?: WorkerStatsRegistry;
+  /** Worker liveness (src/liveness/): heartbeat interval and window; undefined when off (locks last their lock time). */
+  readonly liveness?: LivenessSettings;
+  /** The heartbeats started by this storage client's queue clients (stopped by its `close()`). */
+  readonly heartbeats: Set<Heartbeat>;
   /** Fleet-wide politeness (src/politeness/); undefined when off. */
   readonly politeness?: PolitenessSettings;
 }

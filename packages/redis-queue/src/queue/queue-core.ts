@@ -30,6 +30,7 @@ import type { PolitenessStats } from '../politeness/politeness-stats.js';
 import { QueueMemoryCache } from '../stats/queue-memory-cache.js';
 import { classifyUpdate, NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 import { metaNumber } from './meta-number.js';
+import { Heartbeat } from '../liveness/heartbeat.js';
 
 /**
  * The queue core of one Redis request queue for one lock owner (`clientKey`): typed script calls that carry the
@@ -60,6 +61,8 @@ export class QueueCore {
   /** Set once this client knows the queue is format 2 (opened through ensureCreated, or checked on first use). */
   private formatChecked?: Promise<void>;
   private readonly batches: LockBatches;
+  /** This client's heartbeat (src/liveness/), or undefined with `liveness: false`. */
+  readonly heartbeat?: Heartbeat;
 
   /**
    * @param ctx - connection and settings shared by the storage client
@@ -75,7 +78,7 @@ export class QueueCore {
     keys?: QueueKeys,
   ) {
     this.keys = keys ?? queueKeys(ctx.keyPrefix, id);
-    this.batches = new LockBatches(() => this.scripts, clientKey, ctx.failedRequests);
+    this.batches = new LockBatches(() => this.scripts, clientKey, ctx.failedRequests, ctx.liveness?.windowMs ?? 0);
     // Every command other than the batched ones goes out after the waiting batches (call order across kinds).
     this.scripts = new QueueScripts(ctx.connection, this.keys, id, ctx.clockOffsetMs, (name) => {
       if (name !== 'prolongRequestLock' && name !== 'updateRequest') this.batches.flushAll();
@@ -100,7 +103,13 @@ export class QueueCore {
       };
       this.feed = new StartUrlFeed(source, ctx.connection, feed.maxIdleSecs, ctx.clockOffsetMs);
     }
-    this.locks = new QueueLocks(this.scripts, this.ledger, this.batches, ctx, clientKey, (i, raw, reason) => this.deadLetter(i, raw, reason));
+    const heartbeat = ctx.liveness && new Heartbeat(
+      { connection: ctx.connection, liveKey: this.keys.live, clientKey, queueName: id, offset: () => this.scripts.offset(), wantsBeat: () => this.locks.wantsBeat() },
+      ctx.liveness,
+      (started) => ctx.heartbeats.add(started),
+    );
+    this.heartbeat = heartbeat || undefined;
+    this.locks = new QueueLocks(this.scripts, this.ledger, this.batches, ctx, clientKey, (i, raw, reason) => this.deadLetter(i, raw, reason), this.heartbeat);
   }
 
   /** Producer leases taken on the storage client's queues (released by its `close()`). */

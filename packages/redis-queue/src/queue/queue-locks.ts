@@ -9,6 +9,7 @@ import { lockMsOf } from './lock-secs.js';
 import type { QueueContext } from './queue-context.js';
 import type { QueueScripts } from './queue-scripts.js';
 import { decodeRequest, toHeadItem } from './request-codec.js';
+import type { Heartbeat } from '../liveness/heartbeat.js';
 
 const MAX_LOCK_LIMIT = 1000;
 
@@ -28,6 +29,7 @@ export class QueueLocks {
    * @param ctx - settings (fastProlong, prolong rule, recover limit, caching)
    * @param clientKey - the lock owner
    * @param deadLetter - moves an unreadable entry to the dead letters
+   * @param heartbeat - this client's heartbeat (worker liveness), or undefined when off
    */
   constructor(
     private readonly scripts: QueueScripts,
@@ -36,7 +38,22 @@ export class QueueLocks {
     private readonly ctx: QueueContext,
     private readonly clientKey: string,
     private readonly deadLetter: DeadLetterFn,
+    private readonly heartbeat?: Heartbeat,
   ) {}
+
+  /** Local monotonic time of the last `listAndLockHead` and its lock time (ms): the heartbeat keeps a client's
+   * locks while it keeps asking for work, or while it processes a request (see {@link QueueLocks.wantsBeat}). */
+  private lastLock = { at: Number.NEGATIVE_INFINITY, lockMs: 0 };
+
+  /**
+   * Whether this client's locks are worth a heartbeat: it holds some, and it processes one of them or asked for work
+   * within the lock time. A crawler that stopped with requests left in its local buffer (its process still alive)
+   * stops beating after one lock time, so those requests return one liveness window later.
+   */
+  wantsBeat(): boolean {
+    if (this.ledger.heldUniqueKeys.size === 0) return false;
+    return this.ledger.processing || performance.now() - this.lastLock.at < this.lastLock.lockMs;
+  }
 
   /**
    * Checks `listAndLockHead`'s arguments before anything is sent.
@@ -61,12 +78,13 @@ export class QueueLocks {
   async lockHead(limit: number, lockSecs: number, lockMs: number): Promise<ListAndLockHeadResult> {
     const appliedMs = anticipatedProlongMs(this.ctx.fastProlong, this.ctx.prolongLockFrom, lockMs);
     const lockedAt = performance.now();
+    this.lastLock = { at: lockedAt, lockMs };
     // Buffers: stored bytes go back to the dead-letter script unchanged, even when they are not UTF-8.
     // With politeness the polite script takes requests from the per-host queues; without it nothing changes.
     const reply = (await this.scripts.run(
       this.ctx.politeness ? 'listAndLockHeadPolite' : 'listAndLockHead',
-      [limit, lockMs + appliedMs, this.clientKey, this.scripts.offset(), this.ctx.recoverLimit, this.ctx.maxStalls],
-      { buffers: true, extraKeys: [this.scripts.keys.stalls, this.scripts.keys.leases, this.scripts.keys.suspects] },
+      [limit, lockMs + appliedMs, this.clientKey, this.scripts.offset(), this.ctx.recoverLimit, this.ctx.maxStalls, this.heartbeat?.settings.windowMs ?? 0],
+      { buffers: true, extraKeys: [this.scripts.keys.stalls, this.scripts.keys.leases, this.scripts.keys.suspects, this.scripts.keys.live] },
     )) as Array<Buffer | number>;
     const items: RequestQueueHeadItem[] = [];
     for (let i = 4; i + 1 < reply.length; i += 2) {
@@ -81,6 +99,7 @@ export class QueueLocks {
       this.ledger.recordLock(decoded.request, this.ctx.cacheLockedRequests, fresh);
       items.push(toHeadItem(decoded.request));
     }
+    if (items.length > 0) this.heartbeat?.start();
     return {
       limit,
       lockSecs,
@@ -105,8 +124,10 @@ export class QueueLocks {
     const fresh = this.ledger.takeFresh(id);
     // With maxStalls, the prolong that starts a request must reach Redis before the handler runs: it is the "started"
     // mark a stall is counted by (a worker killed by the request would never send a background one).
-    const local = this.ctx.fastProlong && !forefront && this.ctx.maxStalls === 0;
+    // With a heartbeat a lock of this client can only have returned to others if its heartbeat lapsed.
+    const local = this.ctx.fastProlong && !forefront && this.ctx.maxStalls === 0 && (this.heartbeat?.healthy() ?? true);
     const answer = local ? fastProlongAnswer(fresh, lockMs, mode, performance.now()) : undefined;
+    if (answer) this.ledger.markStarted(id);
     if (answer?.kind === 'already-applied') return answer.lockExpiresAt;
     if (answer?.kind === 'background') {
       this.batches.prolong({ id, lockMs, forefront: false, mode, appliedMs: 0 }).catch((error: unknown) => {
@@ -114,7 +135,9 @@ export class QueueLocks {
       });
       return answer.lockExpiresAt;
     }
-    return this.prolongChecked(id, lockMs, forefront, mode, fresh?.appliedMs ?? 0);
+    const expiresAt = await this.prolongChecked(id, lockMs, forefront, mode, fresh?.appliedMs ?? 0);
+    this.ledger.markStarted(id);
+    return expiresAt;
   }
 
   /**

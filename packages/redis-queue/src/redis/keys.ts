@@ -46,6 +46,9 @@ export interface QueueKeys {
    * a time, so a killer and its old neighbours are never started together again (`maxStalls`). KEYS[15] of
    * list-and-lock-head.lua; an entry counts only while that owner still holds that lock. */
   readonly suspects: string;
+  /** ZSET: lock owner (clientKey) → heartbeat expiry in ms (Redis time), written by each worker's heartbeat
+   * (`lua/heartbeat.lua`); KEYS[16] of the lock scripts, which keep a live owner's locks and return a gone one's. */
+  readonly live: string;
   /** STRING with a TTL: the write each `WAIT` of the `durability` option follows (never read). */
   readonly waitProbe: string;
   /** ZSET: request id → queue order, for available requests that are in neither list: returned (lock expired,
@@ -146,6 +149,7 @@ export function queueKeys(keyPrefix: string, queueId: string): QueueKeys {
     leases: k('leases'),
     stalls: k('stalls'),
     suspects: k('suspects'),
+    live: k('live'),
     waitProbe: k('wait-probe'),
     back: k('back'),
     held: k('held'),

@@ -7,6 +7,7 @@ import deadLetterRequest from '../lua/dead-letter-request.lua';
 import deleteRequest from '../lua/delete-request.lua';
 import deleteRequestLock from '../lua/delete-request-lock.lua';
 import backOffHost from '../lua/back-off-host.lua';
+import heartbeat from '../lua/heartbeat.lua';
 import listAndLockHead from '../lua/list-and-lock-head.lua';
 import listAndLockHeadPolite from '../lua/list-and-lock-head-polite.lua';
 import politenessStats from '../lua/politeness-stats.lua';
@@ -40,6 +41,7 @@ const registry = createScriptRegistry({
     deadLetterRequest,
     deleteRequest,
     deleteRequestLock,
+    heartbeat,
     listAndLockHead,
     listAndLockHeadPolite,
     listHead,
@@ -68,6 +70,7 @@ export type ScriptName =
   | 'deadLetterRequest'
   | 'deleteRequest'
   | 'deleteRequestLock'
+  | 'heartbeat'
   | 'listAndLockHead'
   | 'listAndLockHeadPolite'
   | 'listHead'

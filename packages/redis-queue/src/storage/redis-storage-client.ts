@@ -1,3 +1,4 @@
+import { livenessSettings, type LivenessOptions } from '../liveness/liveness-options.js';
 import { MemoryStorage } from 'crawlee';
 import type { RedisOptions } from 'ioredis';
 import type {
@@ -121,6 +122,13 @@ export interface RedisStorageClientOptions {
    * `withDedup({ forgetFailed: true })` for a set store in front of the queue. Every client of one queue should use
    * the same value. @defaultValue 'keep' */
   failedRequests?: 'keep' | 'forget';
+  /** Worker liveness (docs/liveness.md): each queue client that holds locks keeps a heartbeat in Redis (Redis time,
+   * one small script every `heartbeatSecs` from an unref'd timer). A live worker keeps its locks however long its
+   * handler runs (the lock time no longer ends them); a worker whose heartbeat stops for `windowSecs` (killed, or its
+   * event loop blocked that long) loses them, and they return in the next `listAndLockHead` of any worker, however
+   * long their lock time. `false`: no heartbeat, locks last their lock time (Crawlee MemoryStorage semantics).
+   * @defaultValue `true` (`{ heartbeatSecs: 1, windowSecs: 5 }`) */
+  liveness?: boolean | LivenessOptions;
   /** Fleet-wide politeness enforced by the queue's Lua for every worker (`docs/politeness.md`): a request of host H
    * is handed out only when H's next allowed time (Redis time) has come and fewer than `maxConcurrencyPerHost`
    * requests of H are locked; retried requests wait for a not-before time (`retryBackoff`). Fixed when the queue is
@@ -169,7 +177,7 @@ export const STORAGE_CLIENT_OPTIONS: KnownOptions<RedisStorageClientOptions> = {
   redis: true, redisOptions: true, connectTimeoutSecs: true, failoverTimeoutSecs: true, reconnectTimeoutSecs: true,
   durability: true, keyPrefix: true, localStorageClient: true, datasets: true, prolongLockFrom: true, addBatchSize: true,
   recoverLimit: true, maxStalls: true, cacheLockedRequests: true, fastProlong: true, startUrls: true, workerStats: true,
-  failedRequests: true, politeness: true, shards: true, shardBy: true, handledRequests: true, handledBloom: true,
+  failedRequests: true, liveness: true, politeness: true, shards: true, shardBy: true, handledRequests: true, handledBloom: true,
   clockOffsetMs: true,
 };
 
@@ -234,6 +242,7 @@ export class RedisStorageClient implements StorageClient {
     }
     if (politeness) checkShardedPoliteness(shards, shardBy, options.politeness?.hostKey !== undefined);
     const stats = workerStatsSettings(options.workerStats);
+    const liveness = livenessSettings(options.liveness);
     this.connection = new ConnectionHandle(options.redis, options.redisOptions, options.connectTimeoutSecs, failoverTimeoutSecs, reconnectTimeoutSecs, keyPrefix);
     this.redis = this.connection.redis;
     this.keyPrefix = keyPrefix;
@@ -255,6 +264,8 @@ export class RedisStorageClient implements StorageClient {
       shardBy,
       handledStore,
       producerLeases: new Set(),
+      heartbeats: new Set(),
+      ...(liveness ? { liveness } : {}),
       politeness,
       ...(durability ? { durability } : {}),
     };
@@ -316,6 +327,8 @@ export class RedisStorageClient implements StorageClient {
   async close(): Promise<void> {
     await Promise.all([...this.ctx.producerLeases].map((lease) => lease.release().catch(() => undefined)));
     await this.ctx.workerStats?.closeAll();
+    for (const heartbeat of this.ctx.heartbeats) heartbeat.stop();
+    this.ctx.heartbeats.clear();
     await this.connection.close();
   }
 }

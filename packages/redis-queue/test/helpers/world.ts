@@ -44,7 +44,9 @@ export function createWorld(backend: TestBackend, name = 'queue', defaults: Part
   };
   const redis = connect();
   const storageClient = (options: Partial<RedisStorageClientOptions> = {}) =>
-    new RedisStorageClient({ redis: connect(), keyPrefix, clockOffsetMs: () => clock.offset, ...defaults, ...options });
+    // Liveness off unless a test asks for it: these tests move the Redis clock to end locks by their lock time, and a
+    // heartbeat written on the moved clock would keep them (test/integration/liveness.test.ts covers heartbeats).
+    new RedisStorageClient({ redis: connect(), keyPrefix, clockOffsetMs: () => clock.offset, liveness: false, ...defaults, ...options });
   return {
     keyPrefix,
     name,
