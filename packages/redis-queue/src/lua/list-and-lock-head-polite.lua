@@ -19,7 +19,10 @@
   KEYS[15] suspects, KEYS[16] live); the politeness keys are derived from KEYS[1] (includes/polite.lua). A polite queue keeps its
   available requests only in its host queues (never in the fifo / front / back structures of
   includes/queue-order.lua, which list-and-lock-head.lua reads); a locked request's order is in KEYS[10] held, as
-  on any queue. ARGV as list-and-lock-head.lua. Reply as list-and-lock-head.lua.
+  on any queue. ARGV as list-and-lock-head.lua. Reply as list-and-lock-head.lua; when nothing was locked and hosts or
+  delayed requests wait, one more element ends it (so the reply has an odd length): the earliest time (ms, Redis time)
+  a waiting host opens or a delayed request comes due, so the caller waits until then instead of polling blindly (a
+  host at its concurrency limit is not scheduled, so its time is learnt by whoever asks after its request ends).
   Error ERR_POLITENESS when the queue was created without politeness.
 ]]
 --- @include "redis-time"
@@ -139,5 +142,15 @@ while taken < limit do
   if not progress then break end
 end
 
-local waiting = redis.call('ZCARD', P_HOSTS) > 0 or redis.call('ZCARD', P_DELAYED) > 0
-return finishFlags(out, now, clientKey, taken > 0, waiting)
+-- The first host to open and the first delayed request to come due (one member each): the queue stays open while
+-- either exists, and a caller that got nothing learns when to ask again.
+local firstHost = redis.call('ZRANGE', P_HOSTS, 0, 0, 'WITHSCORES')
+local firstDelayed = redis.call('ZRANGE', P_DELAYED, 0, 0, 'WITHSCORES')
+local waiting = firstHost[1] ~= nil or firstDelayed[1] ~= nil
+local reply = finishFlags(out, now, clientKey, taken > 0, waiting)
+if taken == 0 and waiting then
+  local nextAt = tonumber(firstHost[2] or firstDelayed[2])
+  if firstDelayed[2] and tonumber(firstDelayed[2]) < nextAt then nextAt = tonumber(firstDelayed[2]) end
+  reply[#reply + 1] = math.floor(nextAt)
+end
+return reply

@@ -25,6 +25,7 @@ export const OPTION_RANGES = {
   'workerStats.intervalSecs': { min: 0.1, max: 86_400, default: 15 },
   'workerStats.ttlSecs': { min: 0.1, max: 7 * 86_400, default: 45 },
   'workerStats.deadRetentionSecs': { min: 0, max: 30 * 86_400, default: 600 },
+  maxHostWaitSecs: { min: 0, max: 60, default: 2 },
   'liveness.heartbeatSecs': { min: 0.01, max: 3600, default: 1 },
   'liveness.windowSecs': { min: 0.05, max: 86_400, default: 5 },
   retentionSecs: { min: 0, max: 30 * 86_400, default: 600 },

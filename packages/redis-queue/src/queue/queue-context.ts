@@ -61,6 +61,10 @@ export interface QueueContext {
   readonly workerStats?: WorkerStatsRegistry;
   /** Worker liveness (src/liveness/): heartbeat interval and window; undefined when off (locks last their lock time). */
   readonly liveness?: LivenessSettings;
+  /** How long one `listAndLockHead` waits for a polite queue's next host to open, ms (0: answers at once). */
+  readonly maxHostWaitMs: number;
+  /** Answer an idle client's repeated empty calls locally for a growing step (`queue/idle-backoff.ts`). */
+  readonly idleBackoff: boolean;
   /** The heartbeats started by this storage client's queue clients (stopped by its `close()`). */
   readonly heartbeats: Set<Heartbeat>;
   /** Fleet-wide politeness (src/politeness/); undefined when off. */

@@ -1,5 +1,5 @@
+import type { LockHeadResult } from '../politeness/lock-when-open.js';
 import type {
-  ListAndLockHeadResult,
   ProcessedRequest,
   QueueHead,
   QueueOperationInfo,
@@ -35,7 +35,7 @@ export interface QueueCoreApi {
   getRequest(id: string): Promise<StoredRequest | undefined>;
   update(request: UpdateRequestSchema, forefront: boolean): Promise<QueueOperationInfo>;
   deleteRequest(id: string): Promise<unknown>;
-  lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult>;
+  lockHead(limit: number, lockSecs: number): Promise<LockHeadResult>;
   backOffHost(host: string, delaySecs: number): Promise<void>;
   hostKeyOf(url: string): string;
   politenessStats(top?: number): Promise<PolitenessStats>;

@@ -1,6 +1,5 @@
 import { log } from 'crawlee';
 import type {
-  ListAndLockHeadResult,
   ProcessedRequest,
   QueueHead,
   QueueOperationInfo,
@@ -31,6 +30,7 @@ import { QueueMemoryCache } from '../stats/queue-memory-cache.js';
 import { classifyUpdate, NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 import { metaNumber } from './meta-number.js';
 import { Heartbeat } from '../liveness/heartbeat.js';
+import type { LockHeadResult } from '../politeness/lock-when-open.js';
 
 /**
  * The queue core of one Redis request queue for one lock owner (`clientKey`): typed script calls that carry the
@@ -92,6 +92,7 @@ export class QueueCore {
         keys: this.keys,
         clientKey,
         lockCount: () => this.ledger.heldUniqueKeys.size,
+        lapses: () => this.heartbeat?.lapses ?? 0,
         clockOffsetMs: ctx.clockOffsetMs,
       }) ?? NO_WORKER_STATS;
     this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize, this.workerStats, this.politeness);
@@ -286,7 +287,7 @@ export class QueueCore {
    * @param lockSecs - lock time in seconds
    * @throws {@link InvalidOptionsError} for a bad limit or lock time
    */
-  async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
+  async lockHead(limit: number, lockSecs: number): Promise<LockHeadResult> {
     const lockMs = this.locks.checkLockArgs(limit, lockSecs);
     await this.ensureFormat();
     let result = await this.locks.lockHead(limit, lockSecs, lockMs);

@@ -1,5 +1,6 @@
 import { log } from 'crawlee';
-import type { ListAndLockHeadResult, RequestQueueHeadItem } from '../crawlee-types.js';
+import type { RequestQueueHeadItem } from '../crawlee-types.js';
+import type { LockHeadResult } from '../politeness/lock-when-open.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { RedisQueueError } from '../errors/redis-queue-error.js';
 import { anticipatedProlongMs, fastProlongAnswer } from './fast-prolong.js';
@@ -75,7 +76,7 @@ export class QueueLocks {
    * @param lockSecs - lock time in seconds (as Crawlee passed it)
    * @param lockMs - the same in ms
    */
-  async lockHead(limit: number, lockSecs: number, lockMs: number): Promise<ListAndLockHeadResult> {
+  async lockHead(limit: number, lockSecs: number, lockMs: number): Promise<LockHeadResult> {
     const appliedMs = anticipatedProlongMs(this.ctx.fastProlong, this.ctx.prolongLockFrom, lockMs);
     const lockedAt = performance.now();
     this.lastLock = { at: lockedAt, lockMs };
@@ -100,7 +101,10 @@ export class QueueLocks {
       items.push(toHeadItem(decoded.request));
     }
     if (items.length > 0) this.heartbeat?.start();
+    // A polite queue that handed out nothing says when its first waiting host opens (a trailing element).
+    const nextOpenAt = (reply.length - 4) % 2 === 1 ? Number(reply[reply.length - 1]!.toString()) : undefined;
     return {
+      ...(nextOpenAt === undefined ? {} : { nextOpenInMs: nextOpenAt - Number(reply[2]) }),
       limit,
       lockSecs,
       queueHasLockedRequests: Number(reply[0]) === 1,

@@ -1,4 +1,4 @@
-import type { ListAndLockHeadResult } from '../crawlee-types.js';
+import type { LockHeadResult } from '../politeness/lock-when-open.js';
 import type { QueueCore } from '../queue/queue-core.js';
 
 /** How long a shard that had nothing available is tried after the others (ms of this process's clock: only an
@@ -43,7 +43,7 @@ export class ShardHead {
    * @param lockSecs - lock time in seconds
    * @returns the first shard's result that has items, else the OR of every shard's flags with no items
    */
-  async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
+  async lockHead(limit: number, lockSecs: number): Promise<LockHeadResult> {
     const first = await this.walk(limit, lockSecs);
     if (first.items.length > 0 || first.queueHasLockedRequests) return first;
     // One walk asks the shards one after another, so it is not one atomic look at the queue: a worker can add a
@@ -56,10 +56,12 @@ export class ShardHead {
   }
 
   /** Asks the shards in order until one has work. */
-  private async walk(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
+  private async walk(limit: number, lockSecs: number): Promise<LockHeadResult> {
     let anyLocked = false;
     let multipleClients = false;
-    let last: ListAndLockHeadResult | undefined;
+    let last: LockHeadResult | undefined;
+    // The first host to open over every shard (polite queues), for a walk that found nothing.
+    let nextOpenInMs: number | undefined;
     for (const s of this.order(performance.now())) {
       const result = await this.cores[s]!.lockHead(limit, lockSecs);
       anyLocked ||= result.queueHasLockedRequests === true;
@@ -71,8 +73,10 @@ export class ShardHead {
         return { ...result, queueHasLockedRequests: true, hadMultipleClients: multipleClients };
       }
       this.emptyUntil[s] = performance.now() + EMPTY_HINT_MS;
+      if (result.nextOpenInMs !== undefined) nextOpenInMs = Math.min(nextOpenInMs ?? Infinity, result.nextOpenInMs);
       if (!last || result.queueModifiedAt > last.queueModifiedAt) last = result;
     }
-    return { ...last!, queueHasLockedRequests: anyLocked, hadMultipleClients: multipleClients };
+    const { nextOpenInMs: _, ...lastFlags } = last!;
+    return { ...lastFlags, queueHasLockedRequests: anyLocked, hadMultipleClients: multipleClients, ...(nextOpenInMs === undefined ? {} : { nextOpenInMs }) };
   }
 }

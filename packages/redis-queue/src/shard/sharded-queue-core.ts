@@ -1,5 +1,5 @@
+import type { LockHeadResult } from '../politeness/lock-when-open.js';
 import type {
-  ListAndLockHeadResult,
   ProcessedRequest,
   QueueHead,
   QueueOperationInfo,
@@ -79,7 +79,7 @@ export class ShardedQueueCore implements QueueCoreApi {
       },
     };
     this.workerStats =
-      ctx.workerStats?.create({ connection: ctx.connection, keys: this.keys, clientKey, lockCount: () => this.held.size, clockOffsetMs: ctx.clockOffsetMs }) ??
+      ctx.workerStats?.create({ connection: ctx.connection, keys: this.keys, clientKey, lockCount: () => this.held.size, clockOffsetMs: ctx.clockOffsetMs, lapses: () => this.cores.reduce((n, core) => n + (core.heartbeat?.lapses ?? 0), 0) }) ??
       NO_WORKER_STATS;
     if (ctx.startUrls) {
       const target = { cores: this.cores, shardBy: ctx.shardBy, rootTag: this.keys.tag, polite: ctx.politeness !== undefined, workerStats: this.workerStats, clockOffsetMs: ctx.clockOffsetMs, shardFilter: this.shardFilter };
@@ -267,7 +267,7 @@ export class ShardedQueueCore implements QueueCoreApi {
    * @param lockSecs - lock time in seconds (also the lease of a claimed feed batch)
    * @throws {@link InvalidOptionsError} for a bad limit or lock time
    */
-  async lockHead(limit: number, lockSecs: number): Promise<ListAndLockHeadResult> {
+  async lockHead(limit: number, lockSecs: number): Promise<LockHeadResult> {
     this.cores[0]!.locks.checkLockArgs(limit, lockSecs);
     let result = await this.head.lockHead(limit, lockSecs);
     if (limit > 0 && this.feed) result = await this.feed.fill(result, () => this.head.lockHead(limit, lockSecs), lockSecs);

@@ -30,6 +30,9 @@ export interface WorkerInfo {
   alreadyPresent: number;
   /** Locks it held at its last publish. */
   locks: number;
+  /** Times its liveness heartbeat lapsed (its event loop was blocked, or Redis out of reach, past the liveness
+   * window: its locks may have been refetched by others); 0 without liveness. */
+  lapses: number;
   /** Requests finished (handled + failed) per second over its last interval. */
   rate: number;
   /** Its publish interval in ms. */
@@ -66,7 +69,7 @@ export async function readWorkers(redis: RedisConnection, keys: Pick<QueueKeys, 
   const prune: string[] = [];
   ids.forEach(([id, lastSeen], i) => {
     const record = records[i] ?? null;
-    const base = { id, host: '', pid: 0, clientKey: '', lastSeen: new Date(lastSeen), handled: 0, failed: 0, retried: 0, alreadyPresent: 0, locks: 0, rate: 0, intervalMs: 0, ttlMs: 0 };
+    const base = { id, host: '', pid: 0, clientKey: '', lastSeen: new Date(lastSeen), handled: 0, failed: 0, retried: 0, alreadyPresent: 0, locks: 0, lapses: 0, rate: 0, intervalMs: 0, ttlMs: 0 };
     if (record === null) {
       workers.push({ ...base, state: 'unreadable' });
       return;
@@ -93,6 +96,7 @@ export async function readWorkers(redis: RedisConnection, keys: Pick<QueueKeys, 
       retried: num(record.retried),
       alreadyPresent: num(record.alreadyPresent),
       locks: num(record.locks),
+      lapses: num(record.lapses),
       rate: num(record.rate),
       intervalMs: num(record.intervalMs),
       ttlMs,

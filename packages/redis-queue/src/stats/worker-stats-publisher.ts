@@ -26,6 +26,8 @@ export interface WorkerStatsSource {
   readonly lockCount: () => number;
   /** Clock offset for the script (tests only). */
   readonly clockOffsetMs: () => number;
+  /** Heartbeats that found this client's previous one expired (worker liveness); absent: 0. */
+  readonly lapses?: () => number;
 }
 
 /**
@@ -159,6 +161,7 @@ export class WorkerStatsPublisher implements WorkerStatsRecorder {
           'retried', totals.retried,
           'alreadyPresent', totals.alreadyPresent,
           'locks', source.lockCount(),
+          'lapses', source.lapses?.() ?? 0,
           'rate', rate.toFixed(3),
           'intervalMs', settings.intervalMs,
           'ttlMs', settings.ttlMs,

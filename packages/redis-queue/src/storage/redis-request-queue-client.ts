@@ -24,6 +24,8 @@ import {
   type UniqueKeySink,
   type UniqueKeyTransform,
 } from '@crawlee-distributed/redis-kit/seam';
+import { lockWhenOpen } from '../politeness/lock-when-open.js';
+import { IdleBackoff } from '../queue/idle-backoff.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import type { QueueContext } from '../queue/queue-context.js';
 import { QueueCore } from '../queue/queue-core.js';
@@ -45,6 +47,8 @@ import type { PolitenessStats } from '../politeness/politeness-stats.js';
 export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilterSink, UniqueKeySink {
   private readonly core: QueueCoreApi;
   private readonly ctx: QueueContext;
+  /** The back-off of this client while it finds nothing at all (see {@link IdleBackoff}). */
+  private readonly idle: IdleBackoff;
 
   /**
    * @param ctx - connection and settings shared by the storage client
@@ -55,6 +59,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   constructor(ctx: QueueContext, id: string, clientKey: string) {
     this.ctx = ctx;
     this.core = ctx.shards > 1 ? new ShardedQueueCore(ctx, id, clientKey) : new QueueCore(ctx, id, clientKey);
+    this.idle = new IdleBackoff(ctx.shards, ctx.idleBackoff);
   }
 
   /** Queue id (for a named queue: its name). */
@@ -139,6 +144,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @throws {@link InvalidRequestError} for a request that cannot be stored (nothing is written)
    */
   async addRequest(request: RequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
+    this.idle.reset();
     const [processed] = await this.core.add([request], options.forefront ?? false);
     const { requestId, wasAlreadyPresent, wasAlreadyHandled } = processed!;
     return { requestId, wasAlreadyPresent, wasAlreadyHandled };
@@ -153,6 +159,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @throws {@link InvalidRequestError} when any request cannot be stored (checked before anything is written)
    */
   async batchAddRequests(requests: RequestSchema[], options: RequestOptions = {}): Promise<BatchAddRequestsResult> {
+    this.idle.reset();
     return { processedRequests: await this.core.add(requests, options.forefront ?? false), unprocessedRequests: [] };
   }
 
@@ -172,6 +179,8 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @throws {@link InvalidRequestError} when the id does not match the uniqueKey or the request is not storable
    */
   async updateRequest(request: UpdateRequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
+    // A reclaim makes a request available; a handled one frees its host's slot on a polite queue.
+    this.idle.reset();
     return this.core.update(request, options.forefront ?? false);
   }
 
@@ -182,12 +191,16 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
 
   /**
    * Atomically locks up to `limit` available requests for this client, after moving expired locks back to their
-   * original place. When nothing is available and a start-URL feed is configured, drains one feed batch first.
+   * original place. When nothing is available and a start-URL feed is configured, drains one feed batch first. On
+   * a polite queue whose hosts with available requests all wait, it waits until the first one opens (at most 2 s in
+   * all) and locks then.
    * @param options - `limit` (default 25, at most 1000) and `lockSecs`
    * @throws {@link InvalidOptionsError} for a bad limit or lock time
    */
   async listAndLockHead(options: ListAndLockOptions): Promise<ListAndLockHeadResult> {
-    return this.core.lockHead(options.limit ?? 25, options.lockSecs);
+    // A polite queue whose hosts all wait says when the first opens: wait for it (bounded), not for the next blind poll.
+    const limit = options.limit ?? 25;
+    return this.idle.lock(limit, options.lockSecs, () => lockWhenOpen(() => this.core.lockHead(limit, options.lockSecs), this.ctx.maxHostWaitMs));
   }
 
   /**
@@ -223,6 +236,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @param options - `forefront`
    */
   async deleteRequestLock(id: string, options: DeleteRequestLockOptions = {}): Promise<void> {
+    this.idle.reset();
     await this.core.locks.release(id, options.forefront ?? false);
   }
 

@@ -129,6 +129,15 @@ export interface RedisStorageClientOptions {
    * long their lock time. `false`: no heartbeat, locks last their lock time (Crawlee MemoryStorage semantics).
    * @defaultValue `true` (`{ heartbeatSecs: 1, windowSecs: 5 }`) */
   liveness?: boolean | LivenessOptions;
+  /** On a polite queue whose hosts with available requests all wait: how long one `listAndLockHead` may wait for
+   * the first of them to open (the lock script says when), instead of answering empty and leaving the next try to
+   * Crawlee's next poll (every 0.5 s). 0 to 60 s; 0 answers at once. @defaultValue 2 */
+  maxHostWaitSecs?: number;
+  /** A client whose `listAndLockHead` found nothing three times in a row while other workers hold locks answers its
+   * next calls itself, with that same empty answer, for a step that doubles from 0.1 s to 1 s (50 ms per shard on a
+   * sharded queue), so an idle worker sends a few commands per second; an add, update or released lock of this
+   * client ends it at once, work added by other workers is seen within the step. @defaultValue true */
+  idleBackoff?: boolean;
   /** Fleet-wide politeness enforced by the queue's Lua for every worker (`docs/politeness.md`): a request of host H
    * is handed out only when H's next allowed time (Redis time) has come and fewer than `maxConcurrencyPerHost`
    * requests of H are locked; retried requests wait for a not-before time (`retryBackoff`). Fixed when the queue is
@@ -177,7 +186,7 @@ export const STORAGE_CLIENT_OPTIONS: KnownOptions<RedisStorageClientOptions> = {
   redis: true, redisOptions: true, connectTimeoutSecs: true, failoverTimeoutSecs: true, reconnectTimeoutSecs: true,
   durability: true, keyPrefix: true, localStorageClient: true, datasets: true, prolongLockFrom: true, addBatchSize: true,
   recoverLimit: true, maxStalls: true, cacheLockedRequests: true, fastProlong: true, startUrls: true, workerStats: true,
-  failedRequests: true, liveness: true, politeness: true, shards: true, shardBy: true, handledRequests: true, handledBloom: true,
+  failedRequests: true, liveness: true, maxHostWaitSecs: true, idleBackoff: true, politeness: true, shards: true, shardBy: true, handledRequests: true, handledBloom: true,
   clockOffsetMs: true,
 };
 
@@ -265,6 +274,8 @@ export class RedisStorageClient implements StorageClient {
       handledStore,
       producerLeases: new Set(),
       heartbeats: new Set(),
+      maxHostWaitMs: Math.round(numberOption('maxHostWaitSecs', options.maxHostWaitSecs) * 1000),
+      idleBackoff: options.idleBackoff ?? true,
       ...(liveness ? { liveness } : {}),
       politeness,
       ...(durability ? { durability } : {}),

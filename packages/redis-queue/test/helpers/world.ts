@@ -44,9 +44,11 @@ export function createWorld(backend: TestBackend, name = 'queue', defaults: Part
   };
   const redis = connect();
   const storageClient = (options: Partial<RedisStorageClientOptions> = {}) =>
-    // Liveness off unless a test asks for it: these tests move the Redis clock to end locks by their lock time, and a
-    // heartbeat written on the moved clock would keep them (test/integration/liveness.test.ts covers heartbeats).
-    new RedisStorageClient({ redis: connect(), keyPrefix, clockOffsetMs: () => clock.offset, liveness: false, ...defaults, ...options });
+    // Liveness, the wait for a polite host and the idle back-off off unless a test asks for them: these tests move the
+    // Redis clock to end locks by their lock time and open hosts, and expect each call's answer at that moment (a
+    // heartbeat on the moved clock would keep locks; a call would wait for a host in real time, or answer from the
+    // back-off). test/liveness/ and test/politeness/next-open.test.ts cover them.
+    new RedisStorageClient({ redis: connect(), keyPrefix, clockOffsetMs: () => clock.offset, liveness: false, maxHostWaitSecs: 0, idleBackoff: false, ...defaults, ...options });
   return {
     keyPrefix,
     name,

@@ -1,0 +1,101 @@
+// Dispatch that knows when the next host opens: a polite lock call that finds every host waiting learns the first
+// host's time from the lock script and waits until then (bounded) instead of answering empty; a worker that finds
+// nothing at all backs off instead of asking Redis at Crawlee's pace.
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
+import { createBackend, type TestBackend } from '../helpers/backends.js';
+import { createWorld, req, type QueueWorld } from '../helpers/world.js';
+import { hp, hreq } from './helpers.js';
+
+let backend: TestBackend;
+let world: QueueWorld;
+beforeAll(async () => {
+  backend = await createBackend('ioredis6-resp3', inject('redisUrl'));
+});
+afterAll(async () => {
+  await backend.stop();
+});
+afterEach(async () => {
+  await world?.cleanup();
+  world = undefined as unknown as QueueWorld;
+});
+
+const handled = (client: RedisRequestQueueClient, item: { id: string; url: string }) =>
+  client.updateRequest({ ...hreq('a.test', item.url.split('/').pop()!), id: item.id, handledAt: new Date().toISOString() });
+
+/** Counts the commands one client sends (a script counts once). */
+function countCommands(client: RedisRequestQueueClient): { n: number } {
+  const counter = { n: 0 };
+  const redis = client.redis as unknown as { sendCommand: (...args: unknown[]) => unknown };
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = (...args: unknown[]) => {
+    counter.n++;
+    return send(...args);
+  };
+  return counter;
+}
+
+describe('dispatch that knows when the next host opens', () => {
+  it.each([
+    ['one shard', {}],
+    ['3 shards', { shards: 3 }],
+  ])('a polite call on a waiting host waits for it and locks then (%s)', async (_, layout) => {
+    world = createWorld(backend, 'next-open', { politeness: { minDelaySecs: 0.4, maxConcurrencyPerHost: 1 }, maxHostWaitSecs: 2, ...layout });
+    const client = await world.client('a');
+    await client.batchAddRequests([hreq('a.test', 1), hreq('a.test', 2)]);
+    const first = await client.listAndLockHead({ limit: 5, lockSecs: 60 });
+    expect(hp(first.items)).toEqual(['a.test/1']);
+    await handled(client, first.items[0]!);
+    const t0 = performance.now();
+    const second = await client.listAndLockHead({ limit: 5, lockSecs: 60 });
+    const waited = performance.now() - t0;
+    expect(hp(second.items)).toEqual(['a.test/2']);
+    expect(waited).toBeGreaterThanOrEqual(350);
+    expect(waited).toBeLessThan(1500);
+  });
+
+  it('a host that opens later than the bound is not waited for', async () => {
+    world = createWorld(backend, 'next-open-far', { politeness: { minDelaySecs: 30, maxConcurrencyPerHost: 1 }, maxHostWaitSecs: 2 });
+    const client = await world.client('a');
+    await client.batchAddRequests([hreq('a.test', 1), hreq('a.test', 2)]);
+    const first = await client.listAndLockHead({ limit: 5, lockSecs: 60 });
+    await handled(client, first.items[0]!);
+    const t0 = performance.now();
+    const second = await client.listAndLockHead({ limit: 5, lockSecs: 60 });
+    expect(second.items).toEqual([]);
+    expect(second.queueHasLockedRequests).toBe(true);
+    expect(performance.now() - t0).toBeLessThan(500);
+  });
+});
+
+describe('a worker with nothing at all backs off', () => {
+  it.each([
+    ['one shard', {}],
+    ['4 shards', { shards: 4 }],
+  ])('an idle client asks Redis a few times per second at most, and an add ends the back-off (%s)', async (_, layout) => {
+    world = createWorld(backend, 'idle', { idleBackoff: true, ...layout });
+    const holder = await world.client('holder');
+    const idle = await world.client('idle');
+    await holder.batchAddRequests([req(1)]);
+    let held = 0;
+    while (held === 0) held = (await holder.listAndLockHead({ limit: 1, lockSecs: 60 })).items.length;
+    await idle.listAndLockHead({ limit: 25, lockSecs: 60 }); // format check done
+    const sent = countCommands(idle);
+    const started = performance.now();
+    let calls = 0;
+    while (performance.now() - started < 2000) {
+      const head = await idle.listAndLockHead({ limit: 25, lockSecs: 60 });
+      expect(head.items).toEqual([]);
+      expect(head.queueHasLockedRequests).toBe(true);
+      calls++;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const shards = 'shards' in layout ? layout.shards : 1;
+    expect(calls).toBeGreaterThan(40);
+    // Without a back-off every call is one script per shard (over 40 calls); with it, about 6 asks in 2 s.
+    expect(sent.n).toBeLessThanOrEqual(10 * shards);
+    await idle.batchAddRequests([req(2)]);
+    const after = await idle.listAndLockHead({ limit: 25, lockSecs: 60 });
+    expect(after.items.map((i) => i.url)).toEqual(['https://example.com/2']);
+  });
+});
