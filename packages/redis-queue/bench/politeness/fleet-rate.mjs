@@ -10,6 +10,7 @@
 //
 // Options: --rows '1x0.05x200,1x0.25x40,1x1x12,50x0.5x1000,1000x1x10000' (hosts x delay x requests)
 //          --workers 2,4  --concurrency 20  --write  --json
+//          --queue-options '{"maxHostWaitSecs":0,"idleBackoff":false}' (extra worker options: the blind-polling anchor)
 import console from 'node:console';
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ const { values: opts } = parseArgs({
     concurrency: { type: 'string', default: '20' },
     write: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    'queue-options': { type: 'string', default: '{}' },
   },
 });
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -76,7 +78,7 @@ async function row(hosts, delay, requests, workers) {
     }
     await client.batchAddRequests(batch);
   }
-  const cfg = { redisUrl: server.url, keyPrefix, queueName, site: siteUrl, concurrency: Number(opts.concurrency), politeness };
+  const cfg = { redisUrl: server.url, keyPrefix, queueName, site: siteUrl, concurrency: Number(opts.concurrency), politeness, queueOptions: JSON.parse(opts['queue-options']) };
   const fleet = Array.from({ length: workers }, () => startWorker(cfg));
   await Promise.all(fleet.map((w) => w.ready));
   arrivals = new Map();

@@ -3,7 +3,7 @@
 // bench's site once per request (`<site>/<host>/<path>`), so the site sees each host's requests as a server would.
 // It tells the parent { type: 'ready' }, waits for { type: 'go' }, crawls, and sends { type: 'done', handled }.
 //
-// argv[2] is JSON: { redisUrl, keyPrefix, queueName, site, concurrency, politeness }
+// argv[2] is JSON: { redisUrl, keyPrefix, queueName, site, concurrency, politeness, queueOptions }
 import process from 'node:process';
 import { URL } from 'node:url';
 /* global fetch */
@@ -18,6 +18,7 @@ const queue = await openRedisRequestQueue(cfg.queueName, {
   requestHandlerTimeoutSecs: 60,
   politeness: cfg.politeness,
   workerStats: false,
+  ...cfg.queueOptions,
 });
 let handled = 0;
 const crawler = new BasicCrawler(
