@@ -89,7 +89,7 @@ describe('listHead', () => {
     expect(await head(c, 10)).toEqual(['1', '200', ...range(401, 408).map(String)]);
     expect(await world.redis.llen(keys.fifo)).toBe(100);
     expect(await world.redis.exists(keys.stale)).toBe(0);
-    expect(await world.redis.zrange(keys.back, 0, -1, 'WITHSCORES')).toEqual([id(1), '1', id(200), '200']);
+    expect(await world.redis.zrange(keys.back, '0', '-1', 'WITHSCORES')).toEqual([id(1), '1', id(200), '200']);
     expect(await head(c, 10)).toEqual(['1', '200', ...range(401, 408).map(String)]);
     // Exactly once, in order, through the lock script afterwards.
     expect(await lockAll(c)).toEqual(['1', '200', ...range(401, 423).map(String)]);

@@ -2,6 +2,7 @@
 // ids in a local head, and marks each request handled with updateRequest. Every request handled that way leaves its
 // list entry behind (removing it from the middle of a list would be O(N)), so listHead must see past those entries
 // however many there are; a crawl that finished with requests still pending is the failure these tests pin.
+import { randomUUID } from 'node:crypto';
 import { BasicCrawler, Configuration, RequestQueueV1 } from 'crawlee';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
@@ -48,8 +49,12 @@ describe('RequestQueueV1 (requestLocking: false) on the Redis client', () => {
     await storageClient.close();
   }, 120_000);
 
-  it('a direct V1 loop (fetchNextRequest / markRequestHandled, some reclaimed to the forefront) empties the queue', async () => {
-    world = createWorld(backend, 'v1-loop');
+  it.each([
+    ['one queue', {}],
+    ['shards: 4', { shards: 4 }],
+  ])('a direct V1 loop (fetchNextRequest / markRequestHandled, some reclaimed to the forefront) empties the queue: %s', async (_label, options) => {
+    // A new name each time: Crawlee caches opened queues by name, across storage clients.
+    world = createWorld(backend, `v1-loop-${randomUUID().slice(0, 8)}`, options);
     const storageClient = world.storageClient();
     const queue = await RequestQueueV1.open(world.name, { storageClient });
     await queue.addRequests(urls(700).map((url) => ({ url })));
