@@ -125,7 +125,9 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     await this.core.drop();
   }
 
-  /** Lists unhandled requests in queue order, locked ones included (Crawlee's legacy `isFinished` path).
+  /** Lists the first `limit` unhandled requests in queue order, locked ones included (at most `limit` of those, the
+   * soonest-expiring). Crawlee's RequestQueueV1 (`requestLocking: false`) reads the queue only through this, a
+   * single consumer (it takes requests without locks); RequestQueueV2 only on its legacy `isFinished` path.
    * @param options - `limit` (default 100) */
   async listHead(options: ListOptions = {}): Promise<QueueHead> {
     return this.core.listHead(options.limit ?? 100);
