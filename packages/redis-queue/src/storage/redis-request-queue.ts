@@ -1,8 +1,9 @@
-import { RequestQueue } from 'crawlee';
+import { Configuration, RequestQueue } from 'crawlee';
 import { UNIQUE_KEY_SINK, type UniqueKeySink, type UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import type { RedisRequestQueueClient } from './redis-request-queue-client.js';
 import type { ProducerLease, ProducerLeaseOptions } from '../lease/producer-lease.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
+import type { RedisStorageClient } from './redis-storage-client.js';
 
 type RequestsLike = Parameters<RequestQueue['addRequests']>[0];
 type AddOptions = Parameters<RequestQueue['addRequests']>[1];
@@ -21,6 +22,61 @@ async function* mapAsync<T>(items: AsyncIterable<T>, transform: UniqueKeyTransfo
 export class RedisRequestQueue extends RequestQueue implements UniqueKeySink {
   /** This package's client of the Redis queue. */
   declare client: RedisRequestQueueClient;
+  #storageClient: RedisStorageClient | undefined;
+  #ownsStorageClient = false;
+  #crawlerConfig: Configuration | undefined;
+  #closing: Promise<void> | undefined;
+
+  /**
+   * Records the storage client this queue lives on (set by `openRedisRequestQueue`).
+   * @param storageClient - the storage client
+   * @param owned - true when `openRedisRequestQueue` created it, so {@link RedisRequestQueue.close} closes it
+   * @internal
+   */
+  bindStorageClient(storageClient: RedisStorageClient, owned: boolean): void {
+    this.#storageClient = storageClient;
+    this.#ownsStorageClient = owned;
+  }
+
+  /** The `RedisStorageClient` this queue lives on. @throws Error for a queue not opened by `openRedisRequestQueue` */
+  get storageClient(): RedisStorageClient {
+    if (!this.#storageClient) throw new Error('this RedisRequestQueue was not opened by openRedisRequestQueue(); it has no storage client to share');
+    return this.#storageClient;
+  }
+
+  /**
+   * A Crawlee `Configuration` for the crawler of this queue (`new CheerioCrawler({ requestQueue, ... },
+   * requestQueue.crawlerConfig)`): its storage client is this queue's `RedisStorageClient`, so the crawler's
+   * `pushData` of every worker lands in ONE Redis dataset named after the queue (`{<keyPrefix>:ds:<name>}:items`,
+   * read back with `Dataset.open(undefined, { config })`, `crawler.getData()` or `crawlee-redis export <name>`),
+   * unless the storage client was made with `datasets: 'local'`. Key-value stores (crawler statistics, session pool)
+   * stay in this process's memory, so nothing is written to `./storage` and workers in one folder overwrite nothing.
+   * One per queue (built on first use).
+   */
+  get crawlerConfig(): Configuration {
+    this.#crawlerConfig ??= new Configuration({ storageClient: this.storageClient, defaultDatasetId: this.name ?? this.id });
+    return this.#crawlerConfig;
+  }
+
+  /**
+   * Finishes this worker's use of the queue; call it once `crawler.run()` has returned (or after `crawler.stop()`).
+   * Releases the locks the worker still holds and the producer leases it took, publishes its last worker stats
+   * (state `stopped`, final counters: `crawlee-redis workers` shows it finished and `stats` adds up), then closes
+   * the storage client `openRedisRequestQueue` created for it, with the connection it created from a URL. An ioredis
+   * connection you passed (`redis: yourConnection`) and a storage client you passed stay open: quit or close them
+   * after this call (it publishes through them). Idempotent.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        await this.client.close();
+      } finally {
+        // Even when Redis is gone: a connection left open would keep the process alive.
+        if (this.#ownsStorageClient) await this.#storageClient?.close();
+      }
+    })();
+    return this.#closing;
+  }
 
   /** This queue is a sink of the uniqueKey seam: every add path of it applies the registered transform. */
   get [UNIQUE_KEY_SINK](): UniqueKeySink {
