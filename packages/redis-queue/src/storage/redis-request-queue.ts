@@ -25,7 +25,7 @@ export class RedisRequestQueue extends RequestQueue implements UniqueKeySink {
   #storageClient: RedisStorageClient | undefined;
   #ownsStorageClient = false;
   #crawlerConfig: Configuration | undefined;
-  #closing: Promise<void> | undefined;
+  #closing: Promise<number> | undefined;
 
   /**
    * Records the storage client this queue lives on (set by `openRedisRequestQueue`).
@@ -45,8 +45,8 @@ export class RedisRequestQueue extends RequestQueue implements UniqueKeySink {
   }
 
   /**
-   * A Crawlee `Configuration` for the crawler of this queue (`new CheerioCrawler({ requestQueue, ... },
-   * requestQueue.crawlerConfig)`): its storage client is this queue's `RedisStorageClient`, so the crawler's
+   * A Crawlee `Configuration` for the crawler of this queue, its second argument
+   * (`new CheerioCrawler(options, requestQueue.crawlerConfig)`): its storage client is this queue's `RedisStorageClient`, so the crawler's
    * `pushData` of every worker lands in ONE Redis dataset named after the queue (`{<keyPrefix>:ds:<name>}:items`,
    * read back with `Dataset.open(undefined, { config })`, `crawler.getData()` or `crawlee-redis export <name>`),
    * unless the storage client was made with `datasets: 'local'`. Key-value stores (crawler statistics, session pool)
@@ -65,11 +65,14 @@ export class RedisRequestQueue extends RequestQueue implements UniqueKeySink {
    * the storage client `openRedisRequestQueue` created for it, with the connection it created from a URL. An ioredis
    * connection you passed (`redis: yourConnection`) and a storage client you passed stay open: quit or close them
    * after this call (it publishes through them). Idempotent.
+   * @returns the number of locks it released (requests this worker still held, e.g. after `crawler.stop()`)
+   * @throws {@link RedisUnreachableError} when Redis cannot be reached to release the locks (the storage client it
+   *   created is closed all the same)
    */
-  close(): Promise<void> {
+  close(): Promise<number> {
     this.#closing ??= (async () => {
       try {
-        await this.client.close();
+        return await this.client.close();
       } finally {
         // Even when Redis is gone: a connection left open would keep the process alive.
         if (this.#ownsStorageClient) await this.#storageClient?.close();

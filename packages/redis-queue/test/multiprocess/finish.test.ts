@@ -62,6 +62,33 @@ describe('finishing a worker with requestQueue.close()', () => {
     }
   });
 
+  it('without close(), the crawler run on requestQueue.crawlerConfig still publishes every count before the user quits the connection', async () => {
+    const redisUrl = inject('redisUrl');
+    const keyPrefix = `finish-${randomUUID().slice(0, 8)}`;
+    const name = 'teardown';
+    const source = `
+      import { BasicCrawler } from 'crawlee';
+      import { Redis } from 'ioredis';
+      import { openRedisRequestQueue } from 'crawlee-redis-queue';
+      const redis = new Redis(${JSON.stringify(redisUrl)}, { maxRetriesPerRequest: null });
+      const requestQueue = await openRedisRequestQueue(${JSON.stringify(name)}, { redis, keyPrefix: ${JSON.stringify(keyPrefix)}, workerStats: { intervalSecs: 600 } });
+      const crawler = new BasicCrawler({ requestQueue, async requestHandler() {} }, requestQueue.crawlerConfig);
+      await crawler.run(Array.from({ length: ${REQUESTS} }, (_, i) => 'https://example.com/' + i));
+      await redis.quit();
+    `;
+    const admin = new RedisQueueAdmin({ redis: redisUrl, keyPrefix, name });
+    try {
+      await run(process.execPath, ['--input-type=module', '-e', source], { cwd: PACKAGE_DIR, timeout: 45_000 });
+      expect((await admin.stats()).handled).toBe(REQUESTS);
+      // Crawlee's end-of-run teardown of the storage client published the counters of the last interval.
+      expect((await admin.crawlStats()).handled).toBe(REQUESTS);
+      expect((await admin.workers())[0]).toMatchObject({ handled: REQUESTS });
+    } finally {
+      await admin.dropHashTag();
+      await admin.close();
+    }
+  });
+
   it('releases the locks and producer leases the worker still holds', async () => {
     const redisUrl = inject('redisUrl');
     const keyPrefix = `finish-${randomUUID().slice(0, 8)}`;
