@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 import type { RequestQueue } from 'crawlee';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEDUP_STATE, RedisBloomDedupStore, RedisSetDedupStore, withDedup, type DedupQueueState } from '../src/index.js';
+import {
+  DEDUP_STATE,
+  RedisBloomDedupStore,
+  RedisSetDedupStore,
+  withDedup,
+  type DedupQueueState,
+} from '../src/index.js';
 import { deleteKeys, redisUrl } from './helpers.js';
 
 // Which connections let the queue run the store inside its add script: what the README ("With crawlee-redis-queue")
@@ -12,7 +18,10 @@ import { deleteKeys, redisUrl } from './helpers.js';
 // redis-queue.int.test.ts.
 const distPath = fileURLToPath(new URL('../../redis-queue/dist/index.js', import.meta.url));
 const built = existsSync(distPath);
-if (!built) console.warn(`SKIPPED test/attach-connections.int.test.ts: crawlee-redis-queue is not built (${distPath} is missing)`);
+if (!built)
+  console.warn(
+    `SKIPPED test/attach-connections.int.test.ts: crawlee-redis-queue is not built (${distPath} is missing)`,
+  );
 
 type Queue = RequestQueue & { close(): Promise<void> };
 type OpenQueue = (name: string, options: { redis: Redis | string; keyPrefix: string }) => Promise<Queue>;
@@ -29,12 +38,19 @@ describe.skipIf(!built)('withDedup on crawlee-redis-queue: which connections att
     return queue;
   };
   const bloom = (connection: Redis | string, name: string) => {
-    const store = new RedisBloomDedupStore({ redis: connection, key: `${prefix}:${name}`, capacity: 1000, errorRate: 1e-6 });
+    const store = new RedisBloomDedupStore({
+      redis: connection,
+      key: `${prefix}:${name}`,
+      capacity: 1000,
+      errorRate: 1e-6,
+    });
     opened.push(store);
     return store;
   };
   beforeAll(async () => {
-    openRedisRequestQueue = ((await import(/* @vite-ignore */ distPath)) as { openRedisRequestQueue: OpenQueue }).openRedisRequestQueue;
+    openRedisRequestQueue = (
+      (await import(/* @vite-ignore */ distPath)) as { openRedisRequestQueue: OpenQueue }
+    ).openRedisRequestQueue;
     redis = new Redis(redisUrl());
   });
   afterAll(async () => {
@@ -65,7 +81,12 @@ describe.skipIf(!built)('withDedup on crawlee-redis-queue: which connections att
 
   it('a store given a URL attaches once opened; created with `new` and not opened yet it has no connection, so it filters in front', async () => {
     const openedFirst = await open('url-opened', redisUrl());
-    const store = await RedisBloomDedupStore.open({ redis: redisUrl(), key: `${prefix}:url-opened`, capacity: 1000, errorRate: 1e-6 });
+    const store = await RedisBloomDedupStore.open({
+      redis: redisUrl(),
+      key: `${prefix}:url-opened`,
+      capacity: 1000,
+      errorRate: 1e-6,
+    });
     opened.push(store);
     withDedup(openedFirst, { store });
     expect(modeOf(openedFirst)).toBe('atomic');

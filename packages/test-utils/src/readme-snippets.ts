@@ -46,7 +46,9 @@ export function readSnippets(file: string): MarkdownSnippet[] {
  * @param file - path of the Markdown file
  */
 export function programSnippets(file: string): MarkdownSnippet[] {
-  return readSnippets(file).filter((s) => s.lang === 'ts' && /^import\s/m.test(s.code) && !/^\s*\/\/ continues\b/i.test(s.code));
+  return readSnippets(file).filter(
+    (s) => s.lang === 'ts' && /^import\s/m.test(s.code) && !/^\s*\/\/ continues\b/i.test(s.code),
+  );
 }
 
 /**
@@ -66,7 +68,10 @@ export function snippetUnder(file: string, heading: string, lang = 'ts'): Markdo
  * @param snippets - the snippets, each with a name for the report
  * @returns one line per diagnostic, `<name>:<line>: <message>`; empty when every snippet typechecks
  */
-export function typecheckSnippets(repoRoot: string, snippets: Array<{ name: string; code: string }>): string[] {
+export function typecheckSnippets(
+  repoRoot: string,
+  snippets: Array<{ name: string; code: string }>,
+): string[] {
   // Under the repository's node_modules, so imports resolve as in a project that installed the packages.
   const dir = join(repoRoot, 'node_modules', '.cache', `readme-snippets-${randomUUID().slice(0, 8)}`);
   mkdirSync(dir, { recursive: true });
@@ -94,7 +99,8 @@ export function typecheckSnippets(repoRoot: string, snippets: Array<{ name: stri
     const byFile = new Map(files.map((f) => [f.file, f.name]));
     return ts.getPreEmitDiagnostics(program).map((d) => {
       const name = (d.file && byFile.get(d.file.fileName)) ?? d.file?.fileName ?? '(program)';
-      const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+      const line =
+        d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
       return `${name}:${line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
   } finally {
@@ -107,5 +113,7 @@ export function typecheckSnippets(repoRoot: string, snippets: Array<{ name: stri
  * @param code - the snippet
  */
 export function transpileSnippet(code: string): string {
-  return ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  return ts.transpileModule(code, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
 }

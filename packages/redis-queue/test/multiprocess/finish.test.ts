@@ -37,30 +37,37 @@ describe('finishing a worker with requestQueue.close()', () => {
   it.each([
     ['its own ioredis connection (left open for the user to quit)', true],
     ['a connection created from a URL (closed by close())', false],
-  ])('with %s: the process exits, final stats are published, the worker shows stopped', async (_label, own) => {
-    const redisUrl = inject('redisUrl');
-    const keyPrefix = `finish-${randomUUID().slice(0, 8)}`;
-    const name = 'finish';
-    const admin = new RedisQueueAdmin({ redis: redisUrl, keyPrefix, name });
-    try {
-      // execFile's timeout kills a process that never exits: the test then fails on the rejected promise.
-      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', workerSource(redisUrl, keyPrefix, name, own)], {
-        cwd: PACKAGE_DIR,
-        timeout: 45_000,
-      });
-      expect(stdout).toContain('finished');
-      if (own) expect(stdout).toContain('connection after close: ready');
-      expect(await admin.stats()).toMatchObject({ handled: REQUESTS, pending: 0, locked: 0 });
-      expect((await admin.crawlStats()).handled).toBe(REQUESTS);
-      const workers = await admin.workers();
-      expect(workers).toHaveLength(1);
-      expect(workers[0]).toMatchObject({ state: 'stopped', handled: REQUESTS, locks: 0 });
-      expect(await admin.producerLeases()).toEqual([]);
-    } finally {
-      await admin.dropHashTag();
-      await admin.close();
-    }
-  });
+  ])(
+    'with %s: the process exits, final stats are published, the worker shows stopped',
+    async (_label, own) => {
+      const redisUrl = inject('redisUrl');
+      const keyPrefix = `finish-${randomUUID().slice(0, 8)}`;
+      const name = 'finish';
+      const admin = new RedisQueueAdmin({ redis: redisUrl, keyPrefix, name });
+      try {
+        // execFile's timeout kills a process that never exits: the test then fails on the rejected promise.
+        const { stdout } = await run(
+          process.execPath,
+          ['--input-type=module', '-e', workerSource(redisUrl, keyPrefix, name, own)],
+          {
+            cwd: PACKAGE_DIR,
+            timeout: 45_000,
+          },
+        );
+        expect(stdout).toContain('finished');
+        if (own) expect(stdout).toContain('connection after close: ready');
+        expect(await admin.stats()).toMatchObject({ handled: REQUESTS, pending: 0, locked: 0 });
+        expect((await admin.crawlStats()).handled).toBe(REQUESTS);
+        const workers = await admin.workers();
+        expect(workers).toHaveLength(1);
+        expect(workers[0]).toMatchObject({ state: 'stopped', handled: REQUESTS, locks: 0 });
+        expect(await admin.producerLeases()).toEqual([]);
+      } finally {
+        await admin.dropHashTag();
+        await admin.close();
+      }
+    },
+  );
 
   it('without close(), the crawler run on requestQueue.crawlerConfig still publishes every count before the user quits the connection', async () => {
     const redisUrl = inject('redisUrl');
@@ -78,7 +85,10 @@ describe('finishing a worker with requestQueue.close()', () => {
     `;
     const admin = new RedisQueueAdmin({ redis: redisUrl, keyPrefix, name });
     try {
-      await run(process.execPath, ['--input-type=module', '-e', source], { cwd: PACKAGE_DIR, timeout: 45_000 });
+      await run(process.execPath, ['--input-type=module', '-e', source], {
+        cwd: PACKAGE_DIR,
+        timeout: 45_000,
+      });
       expect((await admin.stats()).handled).toBe(REQUESTS);
       // Crawlee's end-of-run teardown of the storage client published the counters of the last interval.
       expect((await admin.crawlStats()).handled).toBe(REQUESTS);
@@ -93,7 +103,11 @@ describe('finishing a worker with requestQueue.close()', () => {
     const redisUrl = inject('redisUrl');
     const keyPrefix = `finish-${randomUUID().slice(0, 8)}`;
     const { openRedisRequestQueue } = await import('../../src/open-redis-request-queue.js');
-    const queue = await openRedisRequestQueue('locks', { redis: redisUrl, keyPrefix, workerStats: { intervalSecs: 600 } });
+    const queue = await openRedisRequestQueue('locks', {
+      redis: redisUrl,
+      keyPrefix,
+      workerStats: { intervalSecs: 600 },
+    });
     const admin = new RedisQueueAdmin({ redis: redisUrl, keyPrefix, name: 'locks' });
     try {
       await queue.addRequests(Array.from({ length: 5 }, (_, i) => ({ url: `https://example.com/${i}` })));

@@ -27,18 +27,29 @@ function startSite(): Promise<Server> {
       res.writeHead(404).end();
       return;
     }
-    const links = [(i + 1) % PAGES, (i * 7 + 3) % PAGES, (i * 13 + 5) % PAGES].map((j) => `<a href="/p${j}.html">${j}</a>`);
+    const links = [(i + 1) % PAGES, (i * 7 + 3) % PAGES, (i * 13 + 5) % PAGES].map(
+      (j) => `<a href="/p${j}.html">${j}</a>`,
+    );
     // A little latency, so the three workers overlap instead of one taking everything.
     setTimeout(() => {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>Page ${i}</title></head><body>${links.join(' ')}</body></html>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<html><head><title>Page ${i}</title></head><body>${links.join(' ')}</body></html>`);
     }, 30);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function runWorker(file: string, cwd: string, redisUrl: string): Promise<{ code: number | null; output: string }> {
+function runWorker(
+  file: string,
+  cwd: string,
+  redisUrl: string,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file], { cwd, env: { ...process.env, REDIS_URL: redisUrl, CRAWLEE_LOG_LEVEL: 'WARNING' } });
+    const child = spawn(process.execPath, [file], {
+      cwd,
+      env: { ...process.env, REDIS_URL: redisUrl, CRAWLEE_LOG_LEVEL: 'WARNING' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -74,14 +85,20 @@ describe('the README Quick start, three processes in one folder', () => {
     const { code } = snippetUnder(README, 'Quick start');
     expect(code).toContain("'my-crawl'");
     expect(code).toContain("'https://crawlee.dev'");
-    const source = transpileSnippet(code.replaceAll("'my-crawl'", JSON.stringify(name)).replaceAll("'https://crawlee.dev'", JSON.stringify(`${origin}/`)));
+    const source = transpileSnippet(
+      code
+        .replaceAll("'my-crawl'", JSON.stringify(name))
+        .replaceAll("'https://crawlee.dev'", JSON.stringify(`${origin}/`)),
+    );
     const file = join(folder, 'crawl.mjs');
     writeFileSync(file, source);
 
     const admin = new RedisQueueAdmin({ redis: redisUrl, name });
     const storage = new RedisStorageClient({ redis: redisUrl, workerStats: false });
     try {
-      const results = await Promise.all(Array.from({ length: WORKERS }, () => runWorker(file, folder, redisUrl)));
+      const results = await Promise.all(
+        Array.from({ length: WORKERS }, () => runWorker(file, folder, redisUrl)),
+      );
       for (const result of results) expect(result.code, result.output).toBe(0);
 
       // Every page once, in the dataset named after the queue.
