@@ -295,8 +295,8 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * every lock it still holds (each request back at its original place), releases the producer leases it took
    * (`holdOpen`), and publishes its last worker stats with state `stopped` (the final counters, so
    * `crawlee-redis workers` shows it finished). The connection stays open: it belongs to the storage client
-   * (`RedisRequestQueue.close()` closes one that `openRedisRequestQueue` created). Idempotent. A failure to reach
-   * Redis is logged by the parts that publish and rethrown for the locks.
+   * (`RedisRequestQueue.close()` closes one that `openRedisRequestQueue` created). Safe to call twice (the second
+   * call finds nothing left to release). A failed stats publish is logged at debug level, never thrown.
    * @returns the number of locks released
    * @throws {@link RedisUnreachableError} when Redis cannot be reached to release the locks
    */

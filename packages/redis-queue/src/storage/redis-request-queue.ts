@@ -4,6 +4,7 @@ import type { RedisRequestQueueClient } from './redis-request-queue-client.js';
 import type { ProducerLease, ProducerLeaseOptions } from '../lease/producer-lease.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
 import type { RedisStorageClient } from './redis-storage-client.js';
+import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 
 type RequestsLike = Parameters<RequestQueue['addRequests']>[0];
 type AddOptions = Parameters<RequestQueue['addRequests']>[1];
@@ -38,20 +39,28 @@ export class RedisRequestQueue extends RequestQueue implements UniqueKeySink {
     this.#ownsStorageClient = owned;
   }
 
-  /** The `RedisStorageClient` this queue lives on. @throws Error for a queue not opened by `openRedisRequestQueue` */
+  /**
+   * The `RedisStorageClient` this queue lives on.
+   * @throws {@link UnsupportedOperationError} for a queue not opened by `openRedisRequestQueue`
+   */
   get storageClient(): RedisStorageClient {
-    if (!this.#storageClient) throw new Error('this RedisRequestQueue was not opened by openRedisRequestQueue(); it has no storage client to share');
+    if (!this.#storageClient) {
+      throw new UnsupportedOperationError(
+        'this RedisRequestQueue was not opened by openRedisRequestQueue(), so it knows no storage client: open it with openRedisRequestQueue(name, { storageClient })',
+      );
+    }
     return this.#storageClient;
   }
 
   /**
    * A Crawlee `Configuration` for the crawler of this queue, its second argument
-   * (`new CheerioCrawler(options, requestQueue.crawlerConfig)`): its storage client is this queue's `RedisStorageClient`, so the crawler's
-   * `pushData` of every worker lands in ONE Redis dataset named after the queue (`{<keyPrefix>:ds:<name>}:items`,
-   * read back with `Dataset.open(undefined, { config })`, `crawler.getData()` or `crawlee-redis export <name>`),
-   * unless the storage client was made with `datasets: 'local'`. Key-value stores (crawler statistics, session pool)
+   * (`new CheerioCrawler(options, requestQueue.crawlerConfig)`): its storage client is this queue's
+   * `RedisStorageClient`, so the crawler's `pushData` of every worker lands in ONE Redis dataset named after the
+   * queue (`{<keyPrefix>:ds:<name>}:items`, read back with `Dataset.open(name, { config })`, `crawler.getData()` or
+   * `crawlee-redis export <name>`), unless the storage client was made with `datasets: 'local'`. Key-value stores (crawler statistics, session pool)
    * stay in this process's memory, so nothing is written to `./storage` and workers in one folder overwrite nothing.
    * One per queue (built on first use).
+   * @throws {@link UnsupportedOperationError} for a queue not opened by `openRedisRequestQueue`
    */
   get crawlerConfig(): Configuration {
     this.#crawlerConfig ??= new Configuration({ storageClient: this.storageClient, defaultDatasetId: this.name ?? this.id });
