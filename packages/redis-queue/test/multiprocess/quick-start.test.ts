@@ -109,9 +109,9 @@ describe('the README Quick start, three processes in one folder', () => {
       const urls = items.map((item) => (item as { url: string }).url);
       expect(urls.length).toBe(expected.length);
       expect(new Set(urls)).toEqual(new Set(expected));
-      // Nothing went to per-process files in the shared folder.
-      const datasetsDir = join(folder, 'storage', 'datasets');
-      expect(existsSync(datasetsDir) ? readdirSync(datasetsDir, { recursive: true }) : []).toEqual([]);
+      // Nothing went to per-process files in the shared folder (no ./storage at all).
+      const storageDir = join(folder, 'storage');
+      expect(existsSync(storageDir) ? readdirSync(storageDir, { recursive: true }) : []).toEqual([]);
 
       // Each worker finished with `requestQueue.close()`: stopped, and its counts add up to the queue's.
       const workers = await admin.workers();
