@@ -33,7 +33,7 @@ function program(): Command {
     .option('--site <dir>', 'static folder to serve on a loopback port and crawl (default: the PostgreSQL docs)')
     .option('--start-url <url>', 'crawl this site instead of a served folder')
     .option('--demo', 'crawl the generated demo site (query variants, fragments, tracking parameters, repeated links)')
-    .option('--redis <url>', 'Redis URL, or a Redis Cluster: any node\'s URL, or several seed nodes separated by commas (default: $REDIS_URL or redis://127.0.0.1:6379; prefer REDIS_URL for a password, `ps` shows arguments; if the connection to a local Redis is refused, a redis-server is started for the run)')
+    .option('--redis <url>', 'Redis URL, or a Redis Cluster: any node\'s URL, or several seed nodes separated by commas (default: $REDIS_URL or redis://127.0.0.1:6379; prefer REDIS_URL for a password, `ps` shows arguments; if the connection to 127.0.0.1, localhost or ::1 is refused, a redis-server is started for the run)')
     .option('--shards <n>', 'for a new queue: sub-queues on their own hash tags, spread over a Redis Cluster\'s masters (1-256; default 1; a resume or --join takes the queue\'s)')
     .option('--max-requests <n>', 'stop after this many pages across all workers (1-1000000000)')
     .option('--dedup <mode>', 'bloom (Redis Bloom filter), set (exact Redis set, scrapy-redis dupefilter), none', 'bloom')

@@ -27,6 +27,8 @@ export interface QueueCoreApi {
   readonly addPath: { uniqueKeyTransform?: QueueCore['addPath']['uniqueKeyTransform'] };
   readonly filter: Pick<QueueCore['filter'], 'canAttach' | 'attach' | 'detach'>;
   readonly locks: Pick<QueueCore['locks'], 'prolong' | 'refresh' | 'release' | 'releaseAll'>;
+  /** This client's worker-stats recorder (`close()` publishes its last counters, state `stopped`). */
+  readonly workerStats: Pick<QueueCore['workerStats'], 'close'>;
   ensureCreated(name: string | undefined): Promise<void>;
   info(): Promise<RequestQueueInfo | undefined>;
   drop(): Promise<void>;

@@ -175,6 +175,11 @@ export class WorkerStatsPublisher implements WorkerStatsRecorder {
     }
   }
 
+  /** True once {@link WorkerStatsPublisher.close} was called (its record says `stopped`). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   /** True once the first lock started the timer. */
   get started(): boolean {
     return this.timer !== undefined;

@@ -45,6 +45,8 @@ import type { PolitenessStats } from '../politeness/politeness-stats.js';
 export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilterSink, UniqueKeySink {
   private readonly core: QueueCoreApi;
   private readonly ctx: QueueContext;
+  /** The producer leases this client took (`holdOpen`) and has not released yet. */
+  private readonly leases = new Set<ProducerLease>();
 
   /**
    * @param ctx - connection and settings shared by the storage client
@@ -281,9 +283,30 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async holdOpen(options: ProducerLeaseOptions = {}): Promise<ProducerLease> {
     const leases = this.core.producerLeases;
-    const lease = await openProducerLease(this.core.scripts, options, (l) => leases.delete(l));
+    const lease = await openProducerLease(this.core.scripts, options, (l) => {
+      leases.delete(l);
+      this.leases.delete(l);
+    });
     leases.add(lease);
+    this.leases.add(lease);
     return lease;
+  }
+
+  /**
+   * Ends this client's work on the queue, for a worker that is done (after `crawler.run()`) or stopping: releases
+   * every lock it still holds (each request back at its original place), releases the producer leases it took
+   * (`holdOpen`), and publishes its last worker stats with state `stopped` (the final counters, so
+   * `crawlee-redis workers` shows it finished). The connection stays open: it belongs to the storage client
+   * (`RedisRequestQueue.close()` closes one that `openRedisRequestQueue` created). Safe to call twice (the second
+   * call finds nothing left to release). A failed stats publish is logged at debug level, never thrown.
+   * @returns the number of locks released
+   * @throws {@link RedisUnreachableError} when Redis cannot be reached to release the locks
+   */
+  async close(): Promise<number> {
+    await Promise.all([...this.leases].map((lease) => lease.release().catch(() => undefined)));
+    const released = await this.core.locks.releaseAll();
+    await this.core.workerStats.close();
+    return released;
   }
 
   /**

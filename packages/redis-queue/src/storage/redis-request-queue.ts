@@ -1,8 +1,10 @@
-import { RequestQueue } from 'crawlee';
+import { Configuration, RequestQueue } from 'crawlee';
 import { UNIQUE_KEY_SINK, type UniqueKeySink, type UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import type { RedisRequestQueueClient } from './redis-request-queue-client.js';
 import type { ProducerLease, ProducerLeaseOptions } from '../lease/producer-lease.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
+import type { RedisStorageClient } from './redis-storage-client.js';
+import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 
 type RequestsLike = Parameters<RequestQueue['addRequests']>[0];
 type AddOptions = Parameters<RequestQueue['addRequests']>[1];
@@ -21,6 +23,72 @@ async function* mapAsync<T>(items: AsyncIterable<T>, transform: UniqueKeyTransfo
 export class RedisRequestQueue extends RequestQueue implements UniqueKeySink {
   /** This package's client of the Redis queue. */
   declare client: RedisRequestQueueClient;
+  #storageClient: RedisStorageClient | undefined;
+  #ownsStorageClient = false;
+  #crawlerConfig: Configuration | undefined;
+  #closing: Promise<number> | undefined;
+
+  /**
+   * Records the storage client this queue lives on (set by `openRedisRequestQueue`).
+   * @param storageClient - the storage client
+   * @param owned - true when `openRedisRequestQueue` created it, so {@link RedisRequestQueue.close} closes it
+   * @internal
+   */
+  bindStorageClient(storageClient: RedisStorageClient, owned: boolean): void {
+    this.#storageClient = storageClient;
+    this.#ownsStorageClient = owned;
+  }
+
+  /**
+   * The `RedisStorageClient` this queue lives on.
+   * @throws {@link UnsupportedOperationError} for a queue not opened by `openRedisRequestQueue`
+   */
+  get storageClient(): RedisStorageClient {
+    if (!this.#storageClient) {
+      throw new UnsupportedOperationError(
+        'this RedisRequestQueue was not opened by openRedisRequestQueue(), so it knows no storage client: open it with openRedisRequestQueue(name, { storageClient })',
+      );
+    }
+    return this.#storageClient;
+  }
+
+  /**
+   * A Crawlee `Configuration` for the crawler of this queue, its second argument
+   * (`new CheerioCrawler(options, requestQueue.crawlerConfig)`): its storage client is this queue's
+   * `RedisStorageClient`, so the crawler's `pushData` of every worker lands in ONE Redis dataset named after the
+   * queue (`{<keyPrefix>:ds:<name>}:items`, read back with `Dataset.open(name, { config })`, `crawler.getData()` or
+   * `crawlee-redis export <name>`), unless the storage client was made with `datasets: 'local'`. Key-value stores (crawler statistics, session pool)
+   * stay in this process's memory, so nothing is written to `./storage` and workers in one folder overwrite nothing.
+   * One per queue (built on first use).
+   * @throws {@link UnsupportedOperationError} for a queue not opened by `openRedisRequestQueue`
+   */
+  get crawlerConfig(): Configuration {
+    this.#crawlerConfig ??= new Configuration({ storageClient: this.storageClient, defaultDatasetId: this.name ?? this.id });
+    return this.#crawlerConfig;
+  }
+
+  /**
+   * Finishes this worker's use of the queue; call it once `crawler.run()` has returned (or after `crawler.stop()`).
+   * Releases the locks the worker still holds and the producer leases it took, publishes its last worker stats
+   * (state `stopped`, final counters: `crawlee-redis workers` shows it finished and `stats` adds up), then closes
+   * the storage client `openRedisRequestQueue` created for it, with the connection it created from a URL. An ioredis
+   * connection you passed (`redis: yourConnection`) and a storage client you passed stay open: quit or close them
+   * after this call (it publishes through them). Idempotent.
+   * @returns the number of locks it released (requests this worker still held, e.g. after `crawler.stop()`)
+   * @throws {@link RedisUnreachableError} when Redis cannot be reached to release the locks (the storage client it
+   *   created is closed all the same)
+   */
+  close(): Promise<number> {
+    this.#closing ??= (async () => {
+      try {
+        return await this.client.close();
+      } finally {
+        // Even when Redis is gone: a connection left open would keep the process alive.
+        if (this.#ownsStorageClient) await this.#storageClient?.close();
+      }
+    })();
+    return this.#closing;
+  }
 
   /** This queue is a sink of the uniqueKey seam: every add path of it applies the registered transform. */
   get [UNIQUE_KEY_SINK](): UniqueKeySink {
