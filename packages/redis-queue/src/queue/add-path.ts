@@ -74,6 +74,7 @@ export class AddPath {
     for (let start = 0; start < encoded.length; start += this.batchSize) {
       politeArgs.push(this.politeness?.addArg(encoded.slice(start, start + this.batchSize).map((r) => r.url)));
     }
+    if (encoded.length > 0) await this.filter.prepare();
     const processed: ProcessedRequest[] = [];
     for (let start = 0; start < encoded.length; start += this.batchSize) {
       const chunk = encoded.slice(start, start + this.batchSize);
@@ -119,6 +120,7 @@ export class AddPath {
       }
     });
     const requests = entries.flatMap((e) => ('request' in e ? [e.request] : []));
+    if (requests.length > 0) await this.filter.prepare();
     const { planJson, keys, dedupCounter } = this.filter.argsFor(requests);
     const args: ScriptArg[] = ['0', this.scripts.offset(), planJson, feedStepArg(step)];
     const politeArg = this.politeness?.addArg(entries.map((e) => ('request' in e ? e.request.url : undefined)));
