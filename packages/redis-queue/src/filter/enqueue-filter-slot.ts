@@ -75,6 +75,11 @@ export class EnqueueFilterSlot {
     await this.attached?.source.prepare?.();
   }
 
+  /** True while a store is attached. */
+  get isAttached(): boolean {
+    return this.attached !== undefined;
+  }
+
   /** Stops filtering. */
   detach(): void {
     this.attached = undefined;
