@@ -1,6 +1,7 @@
 import { RequestQueue } from 'crawlee';
 import { UNIQUE_KEY_SINK, type UniqueKeySink, type UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import type { RedisRequestQueueClient } from './redis-request-queue-client.js';
+import { countedByQueue } from '../stats/queue-level-adds.js';
 import type { ProducerLease, ProducerLeaseOptions } from '../lease/producer-lease.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
 
@@ -35,15 +36,25 @@ export class RedisRequestQueue extends RequestQueue implements UniqueKeySink {
     this.client.setUniqueKeyTransform(transform);
   }
 
-  /** Adds one request (see Crawlee's `RequestQueue.addRequest`), its uniqueKey from the registered transform. */
+  /** Adds one request (see Crawlee's `RequestQueue.addRequest`), its uniqueKey from the registered transform. A
+   * request not taken as new counts as a duplicate filtered (worker stats), whoever answered. */
   override async addRequest(...[requestLike, options]: Parameters<RequestQueue['addRequest']>): ReturnType<RequestQueue['addRequest']> {
     const transform = this.client.uniqueKeyTransform;
-    return super.addRequest(transform ? transform(requestLike) : requestLike, options);
+    const info = await countedByQueue(() => super.addRequest(transform ? transform(requestLike) : requestLike, options));
+    if (info.wasAlreadyPresent) this.client.recordDuplicates(1);
+    return info;
   }
 
   /** Adds requests (see Crawlee's `RequestQueue.addRequests`), their uniqueKeys from the registered transform. A
-   * transform that rejects a URL throws before anything of the call is added. */
+   * transform that rejects a URL throws before anything of the call is added. Requests not taken as new count as
+   * duplicates filtered (worker stats), whoever answered: Crawlee's request cache, the queue, the dedup store. */
   override async addRequests(requestsLike: RequestsLike, options?: AddOptions): ReturnType<RequestQueue['addRequests']> {
+    const result = await countedByQueue(() => this.addTransformed(requestsLike, options));
+    this.client.recordDuplicates(result.processedRequests.filter((r) => r.wasAlreadyPresent).length);
+    return result;
+  }
+
+  private addTransformed(requestsLike: RequestsLike, options?: AddOptions): ReturnType<RequestQueue['addRequests']> {
     const transform = this.client.uniqueKeyTransform;
     if (!transform) return super.addRequests(requestsLike, options);
     if (Symbol.asyncIterator in requestsLike) return super.addRequests(mapAsync(requestsLike as AsyncIterable<never>, transform), options);
