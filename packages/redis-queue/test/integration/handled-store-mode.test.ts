@@ -40,7 +40,7 @@ describe("handledRequests 'store': the dedup store is the queue's record of hand
   it('marks handled once (a repeated mark moves no counter), re-adds are filtered by the store, failed requests requeue', async () => {
     world = createWorld(backend, 'queue', { handledRequests: 'store' });
     const c = await world.client('w1');
-    const store = setStore(c.redis as RedisConnection, c.keys.tag);
+    const store = setStore(c.redis, c.keys.tag);
     c.attachEnqueueFilter(store);
     await c.batchAddRequests([req(1), req(2)]);
     const { items } = await c.listAndLockHead({ limit: 2, lockSecs: 30 });
