@@ -2,6 +2,7 @@
 // queue fed by a start-URL list, with a fresh RedisBloomDedupStore attached through withDedup. Each handled page
 // offers two links (one new, one already seen). Prints one JSON line: the pages it handled and the error, if any.
 import process from 'node:process';
+import { URL } from 'node:url';
 import { BasicCrawler, Configuration } from 'crawlee';
 import { Redis } from 'ioredis';
 
