@@ -47,7 +47,7 @@ function program(): Command {
     .option('--concurrency <n>', 'concurrent requests per worker (1-1000)', '8')
     .option('--lock-secs <n>', 'seconds a worker holds a request lock, 6-86400 (a killed worker\'s requests come back within twice this)', '30')
     .option('--host-delay-secs <s>', 'politeness across the fleet: minimum seconds between two requests to one host, as the site sees them (0-86400, fractions allowed; default 0)')
-    .option('--max-per-host <n>', 'politeness across the fleet: most requests of one host in flight at once over all workers (1-10000; default unlimited)')
+    .option('--max-per-host <n>', 'politeness across the fleet: most requests of one host in flight at once over all workers (1-10000; default 1 with a --host-delay-secs above 0, so the delay holds as the site sees it; else unlimited)')
     .option('--enqueue-strategy <name>', 'links to follow: same-hostname, same-domain, same-origin or all (a site spread over several hosts)', 'same-hostname')
     .option('--progress-secs <n>', 'seconds between progress lines (1-3600)', '3')
     .option('--memory', 'no Redis: crawl in one process on Crawlee MemoryStorage (the fallback, forced)')

@@ -11,7 +11,8 @@
   ARGV[3] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   ARGV[4] politeness of the creator: '<minDelayMs> <maxConcurrency>' (0: unlimited), '' without politeness. Fixed
           at creation (fields politeMinDelayMs / politeMaxConc): a queue that already exists keeps its own.
-  ARGV[5] handledRequests mode: 'request' | 'key' | 'bits'
+  ARGV[5] handledRequests mode: 'request' | 'key' | 'bits' | 'store' ('store' records nothing here: the attached
+          dedup store is the record of handled requests, includes/handled-store.lua)
   ARGV[6] 'key' mode: entries per index bucket before a split (the load); else ''
   ARGV[7..9] 'bits' mode: bits per block (a multiple of 8, at most 2^32), k (bits per request), blocks; else ''
   ARGV[10] 'bits' mode: the expected count and rate it was sized from, as '<expected>:<rate>' (reported back)

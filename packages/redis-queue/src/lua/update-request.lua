@@ -75,7 +75,12 @@ for i = 4, politeUpdateLastArg(), 4 do
   local k = (i - 4) / 4 + 1
   local failed = ARGV[i + 2] == '2'
   local state = requestState(id)
-  if state == nil then
+  if state == nil and handled and handledMode() == 'store' then
+    -- 'store' mode keeps nothing of a handled request (its dedup store does): an id the queue does not hold is
+    -- taken as handled already, so marking it again (a retried call) moves no counter.
+    out[#out + 1] = 1
+    out[#out + 1] = 1
+  elseif state == nil then
     -- Unknown: inserted (as Crawlee's MemoryStorage does).
     if handled then
       if not (failed and recordFailed(id, record)) then

@@ -91,7 +91,7 @@ export class QueueCore {
         lockCount: () => this.ledger.heldUniqueKeys.size,
         clockOffsetMs: ctx.clockOffsetMs,
       }) ?? NO_WORKER_STATS;
-    this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize, this.workerStats, this.politeness);
+    this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize, this.workerStats, this.politeness, ctx.handledStore.mode === 'store');
     const feed = ctx.startUrls;
     if (feed) {
       const source: FeedSource = {

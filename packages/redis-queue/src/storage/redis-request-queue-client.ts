@@ -342,6 +342,15 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     this.core.addPath.uniqueKeyTransform = transform;
   }
 
+  /**
+   * Counts requests offered through `RedisRequestQueue` that it did not take as new (Crawlee's request cache, the
+   * queue or the dedup store answered), for the crawl's duplicates filtered (`RedisQueueAdmin.crawlStats()`).
+   * @param n - count
+   */
+  recordDuplicates(n: number): void {
+    this.core.workerStats.duplicates(n);
+  }
+
   /** The registered uniqueKey transform, if any (applied by `RedisRequestQueue` to its own adds). */
   get uniqueKeyTransform(): UniqueKeyTransform | undefined {
     return this.core.addPath.uniqueKeyTransform;

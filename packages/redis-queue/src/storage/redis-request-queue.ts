@@ -1,6 +1,7 @@
 import { Configuration, RequestQueue } from 'crawlee';
 import { UNIQUE_KEY_SINK, type UniqueKeySink, type UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import type { RedisRequestQueueClient } from './redis-request-queue-client.js';
+import { countedByQueue } from '../stats/queue-level-adds.js';
 import type { ProducerLease, ProducerLeaseOptions } from '../lease/producer-lease.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
 import type { RedisStorageClient } from './redis-storage-client.js';
@@ -9,8 +10,13 @@ import { UnsupportedOperationError } from '../errors/unsupported-operation-error
 type RequestsLike = Parameters<RequestQueue['addRequests']>[0];
 type AddOptions = Parameters<RequestQueue['addRequests']>[1];
 
-async function* mapAsync<T>(items: AsyncIterable<T>, transform: UniqueKeyTransform): AsyncGenerator<T> {
+async function* mapAsync<T>(items: AsyncIterable<T>, transform: (item: T) => T): AsyncGenerator<T> {
   for await (const item of items) yield transform(item);
+}
+
+/** A `requestsFromUrl` source (its requests are added, and counted, by a nested `addRequests`). */
+function isUrlList(item: unknown): boolean {
+  return typeof item === 'object' && item !== null && 'requestsFromUrl' in item;
 }
 
 /**
@@ -103,19 +109,31 @@ export class RedisRequestQueue extends RequestQueue implements UniqueKeySink {
     this.client.setUniqueKeyTransform(transform);
   }
 
-  /** Adds one request (see Crawlee's `RequestQueue.addRequest`), its uniqueKey from the registered transform. */
+  /** Adds one request (see Crawlee's `RequestQueue.addRequest`), its uniqueKey from the registered transform. A
+   * request not taken as new counts as a duplicate filtered (worker stats), whoever answered. */
   override async addRequest(...[requestLike, options]: Parameters<RequestQueue['addRequest']>): ReturnType<RequestQueue['addRequest']> {
     const transform = this.client.uniqueKeyTransform;
-    return super.addRequest(transform ? transform(requestLike) : requestLike, options);
+    const info = await countedByQueue(() => super.addRequest(transform ? transform(requestLike) : requestLike, options));
+    if (info.wasAlreadyPresent) this.client.recordDuplicates(1);
+    return info;
   }
 
   /** Adds requests (see Crawlee's `RequestQueue.addRequests`), their uniqueKeys from the registered transform. A
-   * transform that rejects a URL throws before anything of the call is added. */
+   * transform that rejects a URL throws before anything of the call is added. Requests not taken as new count as
+   * duplicates filtered (worker stats), whoever answered: Crawlee's request cache, the queue, the dedup store. */
   override async addRequests(requestsLike: RequestsLike, options?: AddOptions): ReturnType<RequestQueue['addRequests']> {
-    const transform = this.client.uniqueKeyTransform;
-    if (!transform) return super.addRequests(requestsLike, options);
-    if (Symbol.asyncIterator in requestsLike) return super.addRequests(mapAsync(requestsLike as AsyncIterable<never>, transform), options);
-    return super.addRequests(Array.from(requestsLike as Iterable<unknown>, (r) => transform(r)) as RequestsLike, options);
+    const transform: UniqueKeyTransform | undefined = this.client.uniqueKeyTransform;
+    let offered = 0;
+    const visit = (item: unknown): unknown => {
+      if (!isUrlList(item)) offered++;
+      return transform ? transform(item) : item;
+    };
+    const items = Symbol.asyncIterator in requestsLike ? mapAsync(requestsLike as AsyncIterable<unknown>, visit) : Array.from(requestsLike as Iterable<unknown>, visit);
+    const result = await countedByQueue(() => super.addRequests(items as RequestsLike, options));
+    // Crawlee answers a uniqueKey repeated inside one call once (the repeats get no entry): offered less taken.
+    const taken = result.processedRequests.filter((r) => !r.wasAlreadyPresent).length + result.unprocessedRequests.length;
+    this.client.recordDuplicates(Math.max(0, offered - taken));
+    return result;
   }
 
   /**

@@ -155,7 +155,11 @@ export interface RedisStorageClientOptions {
    * per expected request at 1e-6, allocated at creation), sized by `handledBloom`; `getRequest` of a handled id
    * returns undefined, a never-added request is reported already handled (and skipped) at the false-positive rate,
    * and a handled request cannot be forgotten (`RedisQueueAdmin.forget`, `deleteRequest`: the bits are shared).
-   * In 'key' and 'bits' a request that failed for good keeps its JSON in the failed index's data, for
+   * `'store'`: nothing; the dedup store attached with crawlee-bloom-dedup's `withDedup` (a Redis store on this
+   * Redis) is the record of handled requests, one seen-set per crawl (a Bloom store: nothing per handled request
+   * beyond its bits); every add must run through it (else `DedupStoreRequiredError`, nothing written), a takeover
+   * is refused, and a handled request cannot be forgotten through the queue.
+   * In 'key', 'bits' and 'store' a request that failed for good keeps its JSON in the failed index's data, for
    * `failed()` / `requeueFailed()`. @defaultValue 'key' */
   handledRequests?: HandledRequestsMode;
   /** Sizing of the `'bits'` filter (only with `handledRequests: 'bits'`; see {@link HandledBloomOptions}).
