@@ -25,12 +25,10 @@ export interface QueueCoreApi {
   readonly scripts: QueueCore['scripts'];
   readonly producerLeases: QueueCore['producerLeases'];
   readonly addPath: { uniqueKeyTransform?: QueueCore['addPath']['uniqueKeyTransform'] };
-  /** This worker's stats counters. */
+  /** This worker's stats counters (`close()` publishes its last counters, state `stopped`). */
   readonly workerStats: QueueCore['workerStats'];
   readonly filter: Pick<QueueCore['filter'], 'canAttach' | 'attach' | 'detach'>;
   readonly locks: Pick<QueueCore['locks'], 'prolong' | 'refresh' | 'release' | 'releaseAll'>;
-  /** This client's worker-stats recorder (`close()` publishes its last counters, state `stopped`). */
-  readonly workerStats: Pick<QueueCore['workerStats'], 'close'>;
   ensureCreated(name: string | undefined): Promise<void>;
   info(): Promise<RequestQueueInfo | undefined>;
   drop(): Promise<void>;
