@@ -85,8 +85,9 @@ describe('one crawl on a local 3-master Redis Cluster, --shards 12, 3 worker pro
       // The output: every page, each once.
       expect(urlsOf(records)).toEqual([...site.pageUrls].sort());
       expect(summary.pagesHandled).toBe(site.pageUrls.length);
-      // No crawlee-redis export command: that CLI connects to a standalone Redis only.
-      expect(summary.resultsDataset).toMatchObject({ name: queue, records: site.pageUrls.length, kept: true, exportCommand: null });
+      // The crawlee-redis export command reaches the Cluster through the run's seed nodes.
+      expect(summary.resultsDataset).toMatchObject({ name: queue, records: site.pageUrls.length, kept: true });
+      expect(summary.resultsDataset!.exportCommand).toBe(`npx --no crawlee-redis export ${queue} --format jsonl --output pages.jsonl --redis ${seeds} --key-prefix crawlee`);
       const client = new Cluster(cluster.nodes);
       try {
         expect(await client.llen(`{crawlee:ds:${queue}}:items`)).toBe(site.pageUrls.length);

@@ -278,7 +278,7 @@ describe('crawlee-redis', () => {
     await seededQueue();
     const run = startBin(['metrics', '--port', '0', '--json', '--redis', url, '--key-prefix', world.keyPrefix]);
     try {
-      for (let i = 0; i < 100 && !run.output().includes('\n'); i++) await sleep(50);
+      for (let i = 0; i < 300 && !run.output().includes('\n'); i++) await sleep(50);
       const { url: endpoint } = JSON.parse(run.output()) as { url: string };
       expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
       const response = await fetch(endpoint);

@@ -22,9 +22,10 @@ export const watchCommand = defineCliCommand(
     const intervalSecs = Number(options.interval);
     if (!Number.isFinite(intervalSecs) || intervalSecs < 0.1) throw new CliUsageError(`--interval must be a number of seconds, at least 0.1 (got ${String(options.interval)})`);
     // Without --frames it runs until Ctrl-C / SIGTERM (Infinity is not an integer: checked only when given).
-    const frames = options.frames === undefined ? Infinity : Number(options.frames);
-    if (options.frames !== undefined && !(/^\d+$/.test(String(options.frames)) && frames >= 1)) {
-      throw new CliUsageError(`--frames must be a positive integer (got ${String(options.frames)}); leave it out to run until Ctrl-C`);
+    const framesOption = options.frames as string | undefined;
+    const frames = framesOption === undefined ? Infinity : Number(framesOption);
+    if (framesOption !== undefined && !(/^\d+$/.test(framesOption) && frames >= 1)) {
+      throw new CliUsageError(`--frames must be a positive integer (got ${framesOption}); leave it out to run until Ctrl-C`);
     }
     const admin = await ctx.admin(name as string);
     let stop = false;
