@@ -5,7 +5,7 @@ import type { DedupStats } from 'crawlee-bloom-dedup';
 import type { DedupMode } from '../options.js';
 import { clampCounts, duplicatesFiltered, type FleetSnapshot, type QueueCounts } from './fleet-snapshot.js';
 import { crawleeRedisCommand } from '../crawlee-redis-command.js';
-import { maskUrl } from '../mask-credentials.js';
+import { maskInText, maskUrl } from '../mask-credentials.js';
 import type { MergedRecords } from './merge-records.js';
 import type { WorkerExit } from './worker-fleet.js';
 
@@ -80,8 +80,8 @@ export interface RunSummary {
   /** everyPageRecordedOnce, and no page fetched twice. */
   everyPageExactlyOnce: boolean;
   output: string;
-  /** The `crawlee-redis` command that lists the queue's dead letters (null without Redis, and on a Redis Cluster,
-   * which that CLI does not reach). */
+  /** The `crawlee-redis` command that lists the queue's dead letters (null without Redis; a Redis Cluster's seed
+   * nodes as the run was given them). */
   deadLettersCommand: string | null;
   /** With `--results redis`: the Redis dataset the workers pushed their records into (named after the queue), its
    * record count (duplicates included), and whether it was kept (a named or interrupted queue, `--keep-keys`) or
@@ -229,12 +229,12 @@ export function buildSummary(input: SummaryInput): RunSummary {
     everyPageRecordedOnce: allPagesCrawled && duplicatePagesHandled === 0,
     everyPageExactlyOnce: allPagesCrawled && duplicatePagesHandled === 0 && pagesFetchedTwice === 0,
     output: input.output,
-    // The crawlee-redis CLI connects to a standalone Redis only: no command to print for a Cluster.
+    // The crawlee-redis CLI takes a Cluster's seed nodes as the run does (URLs separated by commas).
     deadLettersCommand:
-      input.redisUrl === null || input.cluster === true
+      input.redisUrl === null
         ? null
         : crawleeRedisCommand(['dead-letters', input.queueName], {
-            redisUrl: maskUrl(input.redisUrl),
+            redisUrl: maskInText(input.redisUrl),
             keyPrefix: input.keyPrefix ?? input.results?.keyPrefix ?? 'crawlee',
           }),
     resultsDataset:
@@ -244,9 +244,9 @@ export function buildSummary(input: SummaryInput): RunSummary {
             name: input.results.dataset,
             records: merged.recordsRead,
             kept: input.results.kept,
-            exportCommand: input.results.kept && input.cluster !== true
+            exportCommand: input.results.kept
               ? crawleeRedisCommand(['export', input.results.dataset, '--format', 'jsonl', '--output', 'pages.jsonl'], {
-                  redisUrl: maskUrl(input.redisUrl ?? 'redis://127.0.0.1:6379'),
+                  redisUrl: maskInText(input.redisUrl ?? 'redis://127.0.0.1:6379'),
                   keyPrefix: input.results.keyPrefix,
                 })
               : null,
