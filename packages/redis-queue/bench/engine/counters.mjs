@@ -1,0 +1,44 @@
+// Server counters of the bench's own redis-server around a phase: CPU (INFO cpu), calls per command (INFO
+// commandstats: Redis 7 counts the commands a script runs, and the EVALSHA itself), used_memory.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { callsDelta, commandCalls, parseInfo } from '../redis-info.mjs';
+
+/** Commands the bench itself sends between phases, left out of every count. */
+const OWN = new Set(['info', 'flushall', 'echo', 'monitor']);
+
+/** A snapshot: `cpu` seconds (used_cpu_user + used_cpu_sys), `calls` per command name, `usedMemory` bytes. */
+export async function snapshot(redis) {
+  const cpu = parseInfo(await redis.info('cpu'));
+  const memory = parseInfo(await redis.info('memory'));
+  return {
+    cpu: Number(cpu.used_cpu_user) + Number(cpu.used_cpu_sys),
+    calls: await commandCalls(redis),
+    usedMemory: Number(memory.used_memory),
+  };
+}
+
+/** What happened between two snapshots: `cpuUs`, `commands` (every call but the bench's own), `calls` per command. */
+export function delta(a, b) {
+  const calls = callsDelta(a.calls, b.calls);
+  for (const name of Object.keys(calls)) if (OWN.has(name.split('|')[0])) delete calls[name];
+  const commands = Object.values(calls).reduce((s, n) => s + n, 0);
+  return { cpuUs: (b.cpu - a.cpu) * 1e6, commands, calls };
+}
+
+/** The sum of phase deltas. */
+export function sumDeltas(...deltas) {
+  const calls = {};
+  for (const d of deltas)
+    for (const [name, n] of Object.entries(d.calls)) calls[name] = (calls[name] ?? 0) + n;
+  return {
+    cpuUs: deltas.reduce((s, d) => s + d.cpuUs, 0),
+    commands: deltas.reduce((s, d) => s + d.commands, 0),
+    calls,
+  };
+}
+
+/** used_memory once the server settled (client buffers drained, incremental rehashing given time). */
+export async function settledMemory(redis) {
+  await sleep(300);
+  return Number(parseInfo(await redis.info('memory')).used_memory);
+}
