@@ -15,8 +15,19 @@ function perRequest(add, crawl, handled, rate) {
     rate,
     cpuUs: total.cpuUs / handled,
     commands: total.commands / handled,
-    add: { cpuUs: add.cpuUs / handled, commands: add.commands / handled, calls: add.calls },
-    crawl: { cpuUs: crawl.cpuUs / handled, commands: crawl.commands / handled, calls: crawl.calls },
+    scriptUs: total.scriptUs / handled,
+    add: {
+      cpuUs: add.cpuUs / handled,
+      commands: add.commands / handled,
+      calls: add.calls,
+      scriptUs: add.scriptUs / handled,
+    },
+    crawl: {
+      cpuUs: crawl.cpuUs / handled,
+      commands: crawl.commands / handled,
+      calls: crawl.calls,
+      scriptUs: crawl.scriptUs / handled,
+    },
   };
 }
 

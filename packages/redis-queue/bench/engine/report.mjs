@@ -75,6 +75,9 @@ function commandTable(rows) {
   out.push(
     `| Redis CPU µs | ${cols.map((c) => `${f(c.r.add.cpuUs)} | ${f(c.r.crawl.cpuUs)}`).join(' | ')} |`,
   );
+  out.push(
+    `| of it running scripts (commandstats usec) | ${cols.map((c) => `${f(c.r.add.scriptUs)} | ${f(c.r.crawl.scriptUs)}`).join(' | ')} |`,
+  );
   out.push('', cols.map((c, i) => `[${i + 1}] ${c.build}`).join('; '));
   return out;
 }
