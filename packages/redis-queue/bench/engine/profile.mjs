@@ -103,12 +103,17 @@ export async function monitorProfile(ctx, row) {
     for (const [name, lua] of Object.entries(r.sources ?? {})) scripts[`eval:${sourceLetters(lua)}`] = name;
   }
   const handled = fleet.results.reduce((s, r) => s + r.handled, 0);
-  const named = (table) =>
-    Object.fromEntries(
-      Object.entries(table).map(([key, value]) => [
-        key === '(no script)' ? key : shortName(scripts[key] ?? `unknown ${key.slice(0, 12)}`),
-        value,
-      ]),
-    );
+  // An EVAL and the EVALSHAs of one script are one script: their counts add up.
+  const named = (table) => {
+    const out = {};
+    for (const [key, value] of Object.entries(table)) {
+      const name = key === '(no script)' ? key : shortName(scripts[key] ?? `unknown ${key.slice(0, 12)}`);
+      const into = (out[name] ??= { calls: 0, inner: {} });
+      into.calls += value.calls;
+      for (const [command, n] of Object.entries(value.inner))
+        into.inner[command] = (into.inner[command] ?? 0) + n;
+    }
+    return out;
+  };
   return { handled, add: named(phases.add), crawl: named(phases.crawl) };
 }
