@@ -76,7 +76,7 @@ function commandTable(rows) {
     `| Redis CPU µs | ${cols.map((c) => `${f(c.r.add.cpuUs)} | ${f(c.r.crawl.cpuUs)}`).join(' | ')} |`,
   );
   out.push(
-    `| of it running scripts (commandstats usec) | ${cols.map((c) => `${f(c.r.add.scriptUs)} | ${f(c.r.crawl.scriptUs)}`).join(' | ')} |`,
+    `| of it running scripts (commandstats usec: wall time, above CPU on a loaded machine) | ${cols.map((c) => `${f(c.r.add.scriptUs)} | ${f(c.r.crawl.scriptUs)}`).join(' | ')} |`,
   );
   out.push('', cols.map((c, i) => `[${i + 1}] ${c.build}`).join('; '));
   return out;

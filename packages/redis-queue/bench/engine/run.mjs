@@ -25,6 +25,7 @@
 //          --bytes-count 100000  --profile-count 2000  --warmup 1000  --only shaped,autoscaled,slow,realistic,single,
 //          bytes,profile  --no-anchor  --no-scrapy  --python /usr/bin/python3  --write (bench/engine/RESULTS.md)
 //          --json (every measurement on stdout too; always kept in bench/engine/.tmp/RESULTS.json)
+//          --render <file.json> (only render a saved run again; with --write into RESULTS.md)
 import console from 'node:console';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -57,8 +58,18 @@ const { values: opts } = parseArgs({
     python: { type: 'string', default: '/usr/bin/python3' },
     write: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    render: { type: 'string' },
   },
 });
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+if (opts.render) {
+  // Only renders a saved run (its .tmp/RESULTS.json) again, e.g. after a change to the report's wording.
+  const saved = JSON.parse(readFileSync(opts.render, 'utf8'));
+  const text = markdown(saved.results, saved.meta);
+  if (opts.write) writeFileSync(here('RESULTS.md'), text);
+  else console.log(text);
+  process.exit(0);
+}
 const scale = opts.quick ? 0.2 : 1;
 const sized = (name, full) => Number(opts[name] ?? Math.round(full * scale));
 const counts = {
@@ -70,7 +81,6 @@ const counts = {
   profile: sized('profile-count', 2000),
 };
 const only = new Set(opts.only.split(','));
-const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const log = (message) => console.error(`[bench:engine ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
 const today = pathToFileURL(here('../../dist/index.js')).href;
