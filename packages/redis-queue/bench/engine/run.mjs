@@ -26,6 +26,7 @@
 //          bytes,profile  --no-anchor  --no-scrapy  --python /usr/bin/python3  --write (bench/engine/RESULTS.md)
 //          --json (every measurement on stdout too; always kept in bench/engine/.tmp/RESULTS.json)
 //          --render <file.json> (only render a saved run again; with --write into RESULTS.md)
+import { spawnSync } from 'node:child_process';
 import console from 'node:console';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -100,9 +101,18 @@ if (!opts['no-anchor']) {
   });
 }
 const pythonPath = sharedPath('vendor/scrapy-redis/src');
-const scrapy = !opts['no-scrapy'] && pythonPath !== undefined;
-if (!opts['no-scrapy'] && !scrapy)
-  log('no shared/vendor/scrapy-redis above this folder: the scrapy-redis rows are skipped');
+// Debian's python3-scrapy and python3-redis (apt-get install python3-scrapy python3-redis) under --python.
+const pythonReady = () =>
+  spawnSync(opts.python, ['-c', 'import scrapy, redis, scrapy_redis'], {
+    env: { ...process.env, PYTHONPATH: pythonPath },
+    stdio: 'ignore',
+  }).status === 0;
+const scrapy = !opts['no-scrapy'] && pythonPath !== undefined && pythonReady();
+if (!opts['no-scrapy'] && !scrapy) {
+  log(
+    `the scrapy-redis rows are skipped: needs shared/vendor/scrapy-redis above this folder and ${opts.python} with scrapy and redis (Debian: apt-get install python3-scrapy python3-redis)`,
+  );
+}
 
 const server = await startRedisServer();
 const redis = new Redis(server.url);
