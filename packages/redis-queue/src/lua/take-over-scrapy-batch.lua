@@ -57,7 +57,7 @@ if step == 'fifo' or step == 'lifo' then
   end
 end
 
--- A queue this script creates is format 2; a 0.1 queue (meta without format) keeps waiting for its migration.
+-- A queue this script creates is format 2, the mark of a meta a script of this version made (queue-core's ensureMeta).
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 local res = {}
 local added = 0
