@@ -129,4 +129,23 @@ describe('compact uniqueKeys', () => {
     // The dead letters keep the bytes exactly as found.
     expect(letters.find((l) => l.id === requestIdOf(fingerprint))!.raw.equals(flipped)).toBe(true);
   });
+
+  it("the admin's failed list does not show a failed request under a uniqueKey its marker does not prove", { timeout: 60_000 }, async () => {
+    world = createWorld(backend, `compact-failed-${Date.now()}`);
+    const queue = await openRedisRequestQueue(world.name, { storageClient: world.storageClient() });
+    const fingerprint = fingerprintOf(fpUrl);
+    await queue.addRequest({ url: fpUrl, uniqueKey: fingerprint });
+    await crawl(world, () => {}, { failUrl: fpUrl });
+    const admin = world.admin();
+    expect((await admin.failed()).map((f) => f.uniqueKey)).toEqual([fingerprint]);
+    // One bit of the kept record's fingerprint flipped (the 'key' mode keeps failed records in failedKept).
+    const id = requestIdOf(fingerprint);
+    const stored = (await world.redis.hgetBuffer(admin.keys.failedKept, id))!;
+    stored[7]! ^= 1;
+    await world.redis.hset(admin.keys.failedKept, id, stored);
+    const [entry] = await admin.failed();
+    expect(entry).toMatchObject({ id, state: 'kept' });
+    expect(entry!.uniqueKey).toBeUndefined();
+    expect(await admin.requeueFailed()).toMatchObject({ requeued: 0, skipped: 1 });
+  });
 });
