@@ -39,10 +39,12 @@ const { openRedisRequestQueue } = await import(opts.impl);
 /** The issue's URL, 1,000 hosts: `https://www.h<NNNN>.example.com/category/<n>/item-<j>?ref=list&page=<k>`. */
 const twoParamUrl = (i) => `https://www.h${String(i % 1000).padStart(4, '0')}.example.com/category/${i % 97}/item-${i}?ref=list&page=${i % 13}`;
 const userDataOf = (i) => ({ label: i % 10 === 0 ? 'LIST' : 'DETAIL', depth: i % 5 });
+// Request options, not Request objects: the queue's own Crawlee builds them (a Request of another copy of Crawlee,
+// as with --impl of another build, would be copied field by field, internal state included).
 const KINDS = {
-  plain: (i) => new Request({ url: urlOf(i), userData: userDataOf(i) }),
-  normalized: (i) => new Request({ url: twoParamUrl(i), userData: userDataOf(i) }),
-  fingerprint: (i) => new Request({ url: twoParamUrl(i), uniqueKey: createHash('sha1').update(twoParamUrl(i)).digest('hex'), userData: userDataOf(i) }),
+  plain: (i) => ({ url: urlOf(i), userData: userDataOf(i) }),
+  normalized: (i) => ({ url: twoParamUrl(i), userData: userDataOf(i) }),
+  fingerprint: (i) => ({ url: twoParamUrl(i), uniqueKey: createHash('sha1').update(twoParamUrl(i)).digest('hex'), userData: userDataOf(i) }),
 };
 
 /** Redis CPU (user + sys) in µs. */
@@ -89,7 +91,7 @@ for (const kind of opts.kinds.split(',')) {
     const seconds = (performance.now() - started) / 1000;
     const perPending = ((await usedMemory(redis)) - before) / count;
     globalThis.gc?.();
-    const sample = KINDS[kind](1);
+    const sample = new Request(KINDS[kind](1));
     const row = { kind, perPending, addRate: count / seconds, heapMiB: process.memoryUsage().heapUsed / 2 ** 20, uniqueKeyIsUrl: sample.uniqueKey === sample.url };
     if (opts.crawl) {
       const crawlStart = performance.now();
