@@ -96,7 +96,7 @@ if feedStep == FEED_STEP_CHECK then
   redis.call('LTRIM', feedKey, n, -1)
 end
 
--- A queue this script creates is format 2; a 0.1 queue (meta without format) keeps waiting for its migration.
+-- A queue this script creates is format 2, the mark of a meta a script of this version made (queue-core's ensureMeta).
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 
 -- Evaluates one filter op; returns true when the store saw the key for the first time.

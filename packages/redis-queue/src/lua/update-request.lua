@@ -45,7 +45,7 @@ local clientKey = ARGV[1]
 -- and every polite call after it would read as a politeness mismatch instead of RQ_QUEUE_MISSING.
 local politeErr = politeUpdateBegin()
 if politeErr then return politeErr end
--- A queue this script creates is format 2; a 0.1 queue (meta without format) keeps waiting for its migration.
+-- A queue this script creates is format 2, the mark of a meta a script of this version made (queue-core's ensureMeta).
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 local forgetFailed = ARGV[3] == 'forget'
 local out = {}

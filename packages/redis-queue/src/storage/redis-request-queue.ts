@@ -10,6 +10,18 @@ import { UnsupportedOperationError } from '../errors/unsupported-operation-error
 type RequestsLike = Parameters<RequestQueue['addRequests']>[0];
 type AddOptions = Parameters<RequestQueue['addRequests']>[1];
 
+/**
+ * Requests Crawlee's `requestCache` keeps at most (Crawlee's RequestQueueV2 keeps 2,000,000: about 1 GiB of worker
+ * heap at that size, and its LRU slows every add as it grows). It is a shortcut only: the queue's dedup is atomic in
+ * Redis, and a request locked here whose entry was evicted is fetched again (a lock prolong and a read). The bound
+ * holds the requests of a lock batch many times over, so an entry is evicted before it is fetched only when more
+ * than this many other requests were added or locked by this worker in the meantime.
+ */
+export const REQUEST_CACHE_MAX = 100_000;
+/** Slots of Crawlee's `requestSeenCache` (Crawlee's default: 1,000,000, about 80 MiB once full). A miss only
+ * re-sends a request that Redis then reports as already present. */
+export const REQUEST_SEEN_CACHE_SLOTS = 100_000;
+
 async function* mapAsync<T>(items: AsyncIterable<T>, transform: (item: T) => T): AsyncGenerator<T> {
   for await (const item of items) yield transform(item);
 }
@@ -94,6 +106,19 @@ export class RedisRequestQueue extends RequestQueue implements UniqueKeySink {
       }
     })();
     return this.#closing;
+  }
+
+  /**
+   * Crawlee's RequestQueue with its local caches bounded ({@link REQUEST_CACHE_MAX}, {@link REQUEST_SEEN_CACHE_SLOTS}):
+   * a worker's heap stays flat however many requests it adds. Arguments as Crawlee's `RequestQueue`.
+   */
+  constructor(...args: ConstructorParameters<typeof RequestQueue>) {
+    super(...args);
+    // The LRU's bound is a public field it reads on every add; it is still empty here. The dedup cache's class is
+    // not exported by Crawlee: a smaller one is built through its own constructor (`constructor(size)`).
+    this.requestCache.maxLength = REQUEST_CACHE_MAX;
+    type SeenCache = RedisRequestQueue['requestSeenCache'];
+    this.requestSeenCache = new (this.requestSeenCache.constructor as new (size: number) => SeenCache)(REQUEST_SEEN_CACHE_SLOTS);
   }
 
   /** This queue is a sink of the uniqueKey seam: every add path of it applies the registered transform. */
