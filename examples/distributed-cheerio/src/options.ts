@@ -83,7 +83,8 @@ export interface RunOptions {
   enqueueStrategy: EnqueueStrategyName;
   /** `--host-delay-secs`: the fleet's minimum gap between two requests to one host, in seconds (unset: no delay). */
   hostDelaySecs?: number;
-  /** `--max-per-host`: most requests of one host in flight across the fleet (unset: unlimited). */
+  /** `--max-per-host`: most requests of one host in flight across the fleet (unset: 1 with a host delay above 0,
+   * else unlimited; see `effectiveMaxPerHost`). */
   maxPerHost?: number;
   /** `--shards`: sub-queues of a new queue (crawlee-redis-queue's `shards`), 1-256. Unset: 1 for a new queue, the
    * recorded count for an existing one (a resume, a `--join`). */

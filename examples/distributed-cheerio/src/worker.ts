@@ -109,14 +109,15 @@ async function main(): Promise<void> {
   );
 
   const finish = async (how: 'finished' | StopReason, handled: number, failed: number) => {
-    // Hand back every lock this worker still holds (Crawlee buffers some requests ahead, and on a stop the in-flight
-    // ones): others take them at once instead of waiting --lock-secs for them to expire.
-    const released = await queue.releaseLocks().catch(() => 0);
+    // The documented finish: hands back every lock this worker still holds (Crawlee buffers some requests ahead, and
+    // on a stop the in-flight ones), so others take them at once instead of waiting --lock-secs for them to expire,
+    // and publishes the last worker stats (final counters, state `stopped`), so `crawlee-redis workers` and the
+    // dashboard show this worker as stopped with every page it handled, not as alive until its record expires.
+    const released = await queue.close().catch(() => 0);
     if (released > 0) log.info(`${config.worker}: released ${released} lock(s) it still held`);
     send({ type: how === 'finished' ? 'finished' : 'stopped', worker: config.worker, reason: how, released, stats: { handled, failed } });
     await store?.close().catch(() => undefined);
-    // The last worker stats (final counters, state `stopped`), so `crawlee-redis workers` and the dashboard show
-    // this worker as stopped with every page it handled, not as alive until its record expires.
+    // The storage client and the connection are this process's own (queue.close() leaves them open).
     await storageClient?.close().catch(() => undefined);
     redis.disconnect();
   };

@@ -4,8 +4,10 @@
  * whose servers count every request. Asserted on what the site saw (every page answered once, or again only after
  * the kill cut it off), on the merged output, and on the keys each master holds.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { sleep, startRedisCluster, type RedisClusterHandle } from '@crawlee-distributed/test-utils';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -85,8 +87,17 @@ describe('one crawl on a local 3-master Redis Cluster, --shards 12, 3 worker pro
       // The output: every page, each once.
       expect(urlsOf(records)).toEqual([...site.pageUrls].sort());
       expect(summary.pagesHandled).toBe(site.pageUrls.length);
-      // No crawlee-redis export command: that CLI connects to a standalone Redis only.
-      expect(summary.resultsDataset).toMatchObject({ name: queue, records: site.pageUrls.length, kept: true, exportCommand: null });
+      // The crawlee-redis export command reaches the Cluster through the run's seed nodes.
+      expect(summary.resultsDataset).toMatchObject({ name: queue, records: site.pageUrls.length, kept: true });
+      const exportCommand = summary.resultsDataset!.exportCommand!;
+      expect(exportCommand).toBe(`npx --no crawlee-redis export ${queue} --format jsonl --output pages.jsonl --redis ${seeds} --key-prefix crawlee`);
+      // The printed command works: the package's bin with its arguments, in a folder of its own.
+      const bin = join(dirname(createRequire(import.meta.url).resolve('crawlee-redis-queue/package.json')), 'bin', 'crawlee-redis.js');
+      const exportDir = join(dir, 'export');
+      mkdirSync(exportDir);
+      const exported = spawnSync(process.execPath, [bin, ...exportCommand.split(' ').slice(3)], { cwd: exportDir, encoding: 'utf8' });
+      expect(exported.status, exported.stderr).toBe(0);
+      expect(readFileSync(join(exportDir, 'pages.jsonl'), 'utf8').trimEnd().split('\n')).toHaveLength(site.pageUrls.length);
       const client = new Cluster(cluster.nodes);
       try {
         expect(await client.llen(`{crawlee:ds:${queue}}:items`)).toBe(site.pageUrls.length);

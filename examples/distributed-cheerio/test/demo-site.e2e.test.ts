@@ -3,6 +3,8 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { buildDemoSiteModel } from '../src/demo-site/model.js';
 import type { PageRecord } from '../src/worker/page-record.js';
 import { freePort } from '@crawlee-distributed/test-utils';
+import { RedisQueueAdmin } from 'crawlee-redis-queue';
+import { Redis } from 'ioredis';
 import { crawl, outputDir } from './helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
@@ -42,11 +44,26 @@ describe('generated demo site: the exact counts of its model', () => {
   it('--dedup set: 28 pages, 240 offered, 212 duplicates filtered, 28 fingerprints in the Redis set', async () => {
     const dir = outputDir();
     dirs.push(dir);
-    const { summary, records } = await crawl(dir, ['--demo', '--dedup', 'set', '--workers', '2'], { REDIS_URL: redisUrl });
+    const { summary, records } = await crawl(dir, ['--demo', '--dedup', 'set', '--workers', '2', '--keep-keys'], { REDIS_URL: redisUrl });
     expect(summary.mode).toBe('redis');
     expectModelCounts(summary, records);
     expect(summary.dedupStore?.itemsAdded).toBe(28);
     expect(summary.dedupStore?.fillRatio).toBe(0);
+    // One figure: the queue's crawl-wide count (what `crawlee-redis stats`, the dashboard and the metrics show) is
+    // the summary's, and the store's own count is its share (links to pages already handled).
+    const redis = new Redis(redisUrl);
+    const admin = new RedisQueueAdmin({ redis, keyPrefix: 'crawlee', name: summary.queueName });
+    try {
+      const crawlStats = await admin.crawlStats();
+      expect(crawlStats.alreadyPresent).toBe(summary.duplicatesFiltered);
+      expect(crawlStats.dedupFiltered).toBe(summary.dedupStore?.filtered);
+      expect(summary.dedupStore!.filtered).toBeGreaterThan(0);
+      expect(summary.dedupStore!.filtered).toBeLessThanOrEqual(summary.duplicatesFiltered);
+      expect((await admin.storage()).handledRequests).toBe('store');
+    } finally {
+      await admin.dropHashTag();
+      redis.disconnect();
+    }
   });
 
   it('--dedup none, nothing at --redis: starts its own redis-server, same counts, no dedup store', async () => {

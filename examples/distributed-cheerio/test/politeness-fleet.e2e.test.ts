@@ -58,7 +58,9 @@ describe('politeness across the fleet: 3 workers, 10 loopback hosts', () => {
         throttle: { host: 3, afterRequests: 1, forMs: 300, retryAfter: '2' },
       });
       try {
-        const { summary } = await crawlSite(['--start-url', site.startUrl, '--host-delay-secs', String(delaySecs), '--max-per-host', '1']);
+        // A delay alone: --max-per-host defaults to 1 (as --help and the README say), so the gap holds as the site sees it.
+        const { summary } = await crawlSite(['--start-url', site.startUrl, '--host-delay-secs', String(delaySecs)]);
+        expect(summary.politeness).toMatchObject({ hostDelaySecs: delaySecs, maxPerHost: 1 });
         expect(summary.uniquePages).toBe(site.pageUrls.length);
         expect(summary.allPagesCrawled).toBe(true);
 

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MergedRecords } from '../src/coordinator/merge-records.js';
 import { buildSummary, printSummary, type SummaryInput } from '../src/coordinator/summary.js';
 import type { QueueCounts } from '../src/coordinator/fleet-snapshot.js';
+import { PageClock } from '../src/coordinator/page-clock.js';
 
 function input(queue: QueueCounts, pages: number, counters: Record<string, number> = {}): SummaryInput {
   const merged: MergedRecords = {
@@ -23,6 +24,7 @@ function input(queue: QueueCounts, pages: number, counters: Record<string, numbe
     exits: [],
     durationSecs: 1,
     crawlSecs: 1,
+    pagesThisRun: merged.recordsRead,
     redisUsedMemoryBytes: null,
     runKeysMemoryBytes: null,
     fetches: null,
@@ -93,11 +95,37 @@ describe('the summary', () => {
     expect(sharded).toMatchObject({ shards: 12, redisCluster: true });
     expect(printed(sharded)).toMatch(/queue +handled 40, pending 0, locked 0, dead letters 0 \(sums over 12 shards on the Redis Cluster\)/);
     expect(printed(sharded)).toMatch(/Redis memory +.* used by the cluster's masters/);
-    // The crawlee-redis CLI does not reach a Cluster: no command of it is printed there.
-    expect(sharded.deadLettersCommand).toBeNull();
+    // The crawlee-redis CLI reaches a Cluster through the same seed nodes.
+    expect(sharded.deadLettersCommand).toMatch(/crawlee-redis dead-letters q1/);
     expect(plain_(done).deadLettersCommand).toMatch(/crawlee-redis dead-letters q1/);
     const plain = plain_(done);
     expect(plain).toMatchObject({ shards: 1, redisCluster: false });
     expect(printed(plain)).not.toMatch(/shards|cluster/);
+  });
+
+  it("a resume: requests/s counts this run's pages only, not the earlier runs' records in the output", () => {
+    // 1,174 records in the output, of which this run recorded 166 in 8.29 s.
+    const resumed = buildSummary({ ...input({ total: 1174, pending: 0, locked: 0, handled: 1174, deadLetters: 0 }, 1174), crawlSecs: 8.29, pagesThisRun: 166 });
+    expect(resumed).toMatchObject({ pagesHandled: 1174, pagesThisRun: 166, requestsPerSecond: 20 });
+    expect(printed(resumed)).toMatch(/requests\/s +20 \(166 pages, this run's; 1008 by earlier runs in 8\.29 s/);
+  });
+});
+
+describe('PageClock', () => {
+  it('times and counts only the pages recorded after it started (a resume starts from the earlier runs\' count)', async () => {
+    let pages = 1008;
+    const clock = new PageClock(() => Promise.resolve(pages));
+    await clock.start();
+    expect(clock.pages).toBe(0);
+    expect(clock.crawlSecs).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    pages = 1100;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    pages = 1174;
+    await clock.stop();
+    expect(clock.pages).toBe(166);
+    // From the first page of this run to the last: well under the time since start (300 ms of nothing first).
+    expect(clock.crawlSecs).toBeGreaterThan(0.25);
+    expect(clock.crawlSecs).toBeLessThan(1.3);
   });
 });

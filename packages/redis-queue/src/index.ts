@@ -57,6 +57,7 @@ export {
   StartUrlFeedTypeError,
   EnqueueFilterIncompatibleError,
   HandledModeMismatchError,
+  DedupStoreRequiredError,
   RedisUnreachableError,
   RedisAuthError,
   RedisPermissionError,

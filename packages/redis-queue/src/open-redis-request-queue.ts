@@ -102,5 +102,6 @@ export async function openRedisRequestQueue(name: string, options: OpenRedisRequ
   // What RequestQueue.open() sets after opening (private fields in the typings).
   Object.assign(queue, { initialCount: info.totalRequestCount, initialHandledCount: info.handledRequestCount });
   queue.requestLockSecs = requestLockSecs;
+  queue.bindStorageClient(storageClient, !given);
   return queue;
 }

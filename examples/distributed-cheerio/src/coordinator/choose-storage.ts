@@ -17,10 +17,24 @@ export type StorageChoice =
   | { kind: 'redis-started-for-run'; url: string; cluster: false; server: LaunchedRedis }
   | { kind: 'memory-one-process' };
 
-/** True for a host name that is this machine (a private redis-server may stand in only for a Redis here). */
+const hostOf = (url: string): string => new URL(url).hostname.replace(/^\[|\]$/g, '');
+
+/** True for a host name that is this machine (a Redis there answers fast: a short probe time-out). */
 export function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  const host = hostOf(url);
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** The hosts for which a refused connection may start a private redis-server (what the README and --help name). */
+export const PRIVATE_REDIS_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];
+
+/**
+ * True when a refused connection to `url` may be answered by starting a private redis-server (on 127.0.0.1 and a
+ * free port): only for the usual addresses of a Redis on this machine. Another loopback address (127.0.0.2, ...)
+ * was chosen on purpose, for a server bound there; crawling elsewhere would ignore that choice.
+ */
+export function mayStartPrivateRedis(url: string): boolean {
+  return PRIVATE_REDIS_HOSTS.includes(hostOf(url));
 }
 
 /**
@@ -121,12 +135,13 @@ export async function chooseStorage(options: RunOptions): Promise<StorageChoice>
   if (options.join) {
     throw new RedisUnreachableError(masked, probe.detail, 'Start Redis there: --join must reach the Redis the other machines use, it never starts its own.');
   }
-  if (!isLoopbackUrl(options.redisUrl)) {
+  if (!mayStartPrivateRedis(options.redisUrl)) {
     throw new RedisUnreachableError(
       masked,
       probe.detail,
-      'Start Redis there or fix --redis / REDIS_URL. A private redis-server stands in only for a Redis on this machine ' +
-        '(127.0.0.1, localhost): other machines would be crawling on the real one.',
+      'Start Redis there or fix --redis / REDIS_URL. A private redis-server stands in only for a Redis at ' +
+        `${PRIVATE_REDIS_HOSTS.join(', ')} (this machine's usual addresses): at another address, other machines (or a ` +
+        'server bound there) would be crawling on the real one.',
     );
   }
   log.warning(`nothing answers at ${masked}; starting ${redisServerBin()} on a free loopback port for this run`);

@@ -139,6 +139,9 @@ export async function runDistributed(input: {
     `${Date.now().toString(36)}-${randomBytes(2).toString('hex')}-`,
   );
   running.fleet = fleet;
+  // The page counter is per queue: its value before the first worker starts is the earlier runs' (a resume).
+  const clock = new PageClock(async () => Number((await redis.hget(keys.countersKey, 'pages')) ?? 0));
+  await clock.start();
   const startedAt = Date.now();
   let interrupted: NodeJS.Signals | null = null;
   const stopOnSignal = (signal: NodeJS.Signals) => {
@@ -172,8 +175,6 @@ export async function runDistributed(input: {
     input.shards,
   );
   progress.start();
-  const clock = new PageClock(async () => Number((await redis.hget(keys.countersKey, 'pages')) ?? 0));
-  clock.start();
 
   let killed: { worker: string; afterPages: number } | null = null;
   let chaos: NodeJS.Timeout | undefined;
@@ -231,6 +232,7 @@ export async function runDistributed(input: {
     exits: fleet.exits,
     durationSecs,
     crawlSecs: clock.crawlSecs,
+    pagesThisRun: clock.pages,
     redisUsedMemoryBytes,
     runKeysMemoryBytes,
     queueMemory,

@@ -48,7 +48,7 @@ export async function runInProcess(input: {
   const startedAt = Date.now();
   progress.start();
   const clock = new PageClock(async () => (await counters.read()).pages ?? 0);
-  clock.start();
+  await clock.start();
   // Crawlee pauses the crawler on SIGINT by itself; remember that the stop was asked for (not a failure).
   let interrupted: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -81,6 +81,7 @@ export async function runInProcess(input: {
     exits: [],
     durationSecs,
     crawlSecs: clock.crawlSecs,
+    pagesThisRun: clock.pages,
     redisUsedMemoryBytes: null,
     runKeysMemoryBytes: null,
     fetches: site.server?.fetches ?? null,

@@ -7,7 +7,7 @@ import { QueueFinishedError } from '../errors/queue-finished-error.js';
 import { QueueHasNoRequestsError } from '../errors/queue-has-no-requests-error.js';
 import { ResultsDatasetInUseError } from '../errors/results-dataset-in-use-error.js';
 import { ServedSiteMismatchError } from '../errors/served-site-mismatch-error.js';
-import { maskUrl } from '../mask-credentials.js';
+import { maskInText, maskUrl } from '../mask-credentials.js';
 import type { RunOptions } from '../options.js';
 import type { FleetPoliteness } from '../worker/politeness.js';
 import { runKeys } from '../worker/worker-config.js';
@@ -43,7 +43,7 @@ async function inspectQueue(options: RunOptions, target: RedisTarget): Promise<Q
     // A live producer lease means a seeding run is still adding: a --join may start (its workers wait for the work).
     const seeding = state.producers > 0;
     if (options.join && state.stats.total === 0 && !seeding) throw new QueueHasNoRequestsError(options.runQueueName, maskUrl(url));
-    if (isFinished(state.stats) && !seeding) throw new QueueFinishedError(options.runQueueName, maskUrl(url), state.stats.handled, options.keyPrefix, target.cluster);
+    if (isFinished(state.stats) && !seeding) throw new QueueFinishedError(options.runQueueName, maskInText(url), state.stats.handled, options.keyPrefix);
     const now = sourceOf(options);
     if (!options.join && state.site !== undefined && !state.site.source.startsWith('url:') && state.site.source !== now) {
       throw new ServedSiteMismatchError(options.runQueueName, describeSource(state.site.source), describeSource(now));

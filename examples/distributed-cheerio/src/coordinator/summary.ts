@@ -5,7 +5,7 @@ import type { DedupStats } from 'crawlee-bloom-dedup';
 import type { DedupMode } from '../options.js';
 import { clampCounts, duplicatesFiltered, type FleetSnapshot, type QueueCounts } from './fleet-snapshot.js';
 import { crawleeRedisCommand } from '../crawlee-redis-command.js';
-import { maskUrl } from '../mask-credentials.js';
+import { maskInText, maskUrl } from '../mask-credentials.js';
 import type { MergedRecords } from './merge-records.js';
 import type { WorkerExit } from './worker-fleet.js';
 
@@ -32,7 +32,9 @@ export interface RunSummary {
   pagesFetchedTwiceAfterKill: number;
   /** Failed attempts that were retried, how many of them were refused connections, and the URLs. */
   retries: { count: number; refused: number; urls: string[] };
-  /** Requests offered to the queue that it did not take as new. */
+  /** Duplicates filtered: requests offered to the queue that it did not take as new, whoever answered (Crawlee's
+   * request cache, the queue, the dedup store). The same figure as `crawlee-redis stats` (`duplicates filtered`),
+   * the dashboard and the metrics; `dedupStore.filtered` is the dedup store's share of it. */
   duplicatesFiltered: number;
   requestsOffered: number;
   requestsEnqueued: number;
@@ -52,9 +54,11 @@ export interface RunSummary {
   interrupted: NodeJS.Signals | null;
   /** Wall time from starting the workers to the last one's exit (includes process start-up and lock waits). */
   durationSecs: number;
-  /** Seconds from the first page recorded to the last. */
+  /** Seconds from the first page this run recorded to the last. */
   crawlSecs: number;
-  /** Page records per second of crawl time (`pagesHandled / crawlSecs`). */
+  /** Pages this run recorded (on a resume, without the earlier runs' pages that `pagesHandled` includes). */
+  pagesThisRun: number;
+  /** Pages this run recorded per second of its crawl time (`pagesThisRun / crawlSecs`). */
   requestsPerSecond: number;
   /** `used_memory` of the Redis server at the end of the crawl (null without Redis). */
   redisUsedMemoryBytes: number | null;
@@ -76,8 +80,8 @@ export interface RunSummary {
   /** everyPageRecordedOnce, and no page fetched twice. */
   everyPageExactlyOnce: boolean;
   output: string;
-  /** The `crawlee-redis` command that lists the queue's dead letters (null without Redis, and on a Redis Cluster,
-   * which that CLI does not reach). */
+  /** The `crawlee-redis` command that lists the queue's dead letters (null without Redis; a Redis Cluster's seed
+   * nodes as the run was given them). */
   deadLettersCommand: string | null;
   /** With `--results redis`: the Redis dataset the workers pushed their records into (named after the queue), its
    * record count (duplicates included), and whether it was kept (a named or interrupted queue, `--keep-keys`) or
@@ -106,6 +110,8 @@ export interface SummaryInput {
   exits: WorkerExit[];
   durationSecs: number;
   crawlSecs: number;
+  /** Pages this run recorded (the page counter less its value when the run started). */
+  pagesThisRun: number;
   redisUsedMemoryBytes: number | null;
   runKeysMemoryBytes: number | null;
   queueMemory?: { bytes: number | null; handledRequests: string } | null;
@@ -201,7 +207,8 @@ export function buildSummary(input: SummaryInput): RunSummary {
     interrupted: input.interrupted ?? null,
     durationSecs: Math.round(input.durationSecs * 100) / 100,
     crawlSecs: Math.round(input.crawlSecs * 100) / 100,
-    requestsPerSecond: input.crawlSecs > 0 ? Math.round((merged.recordsRead / input.crawlSecs) * 10) / 10 : 0,
+    pagesThisRun: input.pagesThisRun,
+    requestsPerSecond: input.crawlSecs > 0 ? Math.round((input.pagesThisRun / input.crawlSecs) * 10) / 10 : 0,
     redisUsedMemoryBytes: input.redisUsedMemoryBytes,
     runKeysMemoryBytes: input.runKeysMemoryBytes,
     queueMemory: input.queueMemory ?? null,
@@ -222,12 +229,12 @@ export function buildSummary(input: SummaryInput): RunSummary {
     everyPageRecordedOnce: allPagesCrawled && duplicatePagesHandled === 0,
     everyPageExactlyOnce: allPagesCrawled && duplicatePagesHandled === 0 && pagesFetchedTwice === 0,
     output: input.output,
-    // The crawlee-redis CLI connects to a standalone Redis only: no command to print for a Cluster.
+    // The crawlee-redis CLI takes a Cluster's seed nodes as the run does (URLs separated by commas).
     deadLettersCommand:
-      input.redisUrl === null || input.cluster === true
+      input.redisUrl === null
         ? null
         : crawleeRedisCommand(['dead-letters', input.queueName], {
-            redisUrl: maskUrl(input.redisUrl),
+            redisUrl: maskInText(input.redisUrl),
             keyPrefix: input.keyPrefix ?? input.results?.keyPrefix ?? 'crawlee',
           }),
     resultsDataset:
@@ -237,9 +244,9 @@ export function buildSummary(input: SummaryInput): RunSummary {
             name: input.results.dataset,
             records: merged.recordsRead,
             kept: input.results.kept,
-            exportCommand: input.results.kept && input.cluster !== true
+            exportCommand: input.results.kept
               ? crawleeRedisCommand(['export', input.results.dataset, '--format', 'jsonl', '--output', 'pages.jsonl'], {
-                  redisUrl: maskUrl(input.redisUrl ?? 'redis://127.0.0.1:6379'),
+                  redisUrl: maskInText(input.redisUrl ?? 'redis://127.0.0.1:6379'),
                   keyPrefix: input.results.keyPrefix,
                 })
               : null,
@@ -281,13 +288,14 @@ export function printSummary(s: RunSummary): void {
     log.info(
       `  ${`dedup store (${s.dedup})`.padEnd(24)}${count(s.dedupStore.itemsAdded, 'key')}, ${bytes(s.dedupStore.bytesUsed)}` +
         (s.dedup === 'bloom' ? `, estimated false-positive rate ${rate.toExponential(1)}` : '') +
-        (s.dedupStore.filtered > 0 ? `, ${s.dedupStore.filtered} caught by the store alone` : ''),
+        (s.dedupStore.filtered > 0 ? `; it answered ${s.dedupStore.filtered} of the duplicates filtered` : ''),
     );
   }
   const shards = s.shards > 1 ? ` (sums over ${s.shards} shards${s.redisCluster ? ' on the Redis Cluster' : ''})` : '';
   log.info(`  queue                   handled ${s.queue.handled}, pending ${s.queue.pending}, locked ${s.queue.locked ?? 'n/a'}, dead letters ${s.queue.deadLetters}${shards}`);
   if (s.failedRequests + s.httpErrors > 0) log.info(`  failed / HTTP errors    ${s.failedRequests} / ${s.httpErrors}`);
-  log.info(`  requests/s              ${s.requestsPerSecond} (${count(s.pagesHandled, 'page')} in ${s.crawlSecs} s; ${s.durationSecs} s with start-up)`);
+  const earlier = s.pagesHandled > s.pagesThisRun ? `, this run's; ${s.pagesHandled - s.pagesThisRun} by earlier runs` : '';
+  log.info(`  requests/s              ${s.requestsPerSecond} (${count(s.pagesThisRun, 'page')}${earlier} in ${s.crawlSecs} s; ${s.durationSecs} s with start-up)`);
   const server = s.redisCluster ? "the cluster's masters" : 'the server';
   log.info(`  Redis memory            ${bytes(s.redisUsedMemoryBytes)} used by ${server}, ${bytes(s.runKeysMemoryBytes)} by this run's keys`);
   if (s.queueMemory !== null) {

@@ -11,21 +11,17 @@ export class QueueFinishedError extends DistributedCheerioError {
    * @param redisUrl - the Redis URL, credentials masked
    * @param handled - handled requests in the queue
    * @param keyPrefix - the key prefix, for the drop command
-   * @param cluster - the Redis is a Cluster, which the `crawlee-redis` CLI does not reach (no drop command then)
    */
-  constructor(queueName: string, redisUrl: string, handled: number, keyPrefix: string, cluster = false) {
+  constructor(queueName: string, redisUrl: string, handled: number, keyPrefix: string) {
     const finished =
       `queue ${queueName} on ${redisUrl} is finished: all ${handled} request(s) are handled, nothing is left to crawl ` +
       '(the output of the earlier run is left as it was). ';
     super(
       'E_QUEUE_FINISHED',
-      cluster
-        ? `${finished}To crawl again from scratch, pick a new --queue (the crawlee-redis CLI, which drops a queue, connects ` +
-            'to a standalone Redis only; on a Cluster drop it with RedisQueueAdmin.dropHashTag() on an ioredis Cluster).'
-        : `${finished}To crawl again from scratch, pick a new --queue, or drop this ` +
-            `one first, from the repository root: ${crawleeRedisCommand(['drop', queueName], { redisUrl, keyPrefix }, ['--yes'])}` +
-            (redisUrl.includes('***') ? ' (put the password back in place of ***, or leave --redis out and set REDIS_URL)' : '') +
-            ' (it deletes every key of the queue\'s hash tag; README, "Several machines").',
+      `${finished}To crawl again from scratch, pick a new --queue, or drop this ` +
+        `one first, from the repository root: ${crawleeRedisCommand(['drop', queueName], { redisUrl, keyPrefix }, ['--yes'])}` +
+        (redisUrl.includes('***') ? ' (put the password back in place of ***, or leave --redis out and set REDIS_URL)' : '') +
+        ' (it deletes every key of the queue\'s hash tag; README, "Several machines").',
     );
   }
 }

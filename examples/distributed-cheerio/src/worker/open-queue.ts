@@ -60,6 +60,9 @@ export async function openSharedQueue(options: {
     shards,
     // The run's one reconnect budget: the queue gives up when the process's own watch does (redis-loss-watch.ts).
     reconnectTimeoutSecs: reconnectTimeoutSecs(),
+    // One seen-set per crawl: with a dedup store the store is the queue's record of handled requests (a Bloom store
+    // costs its bits and nothing more per handled request); without one the queue keeps each handled id.
+    handledRequests: dedup === 'none' ? 'key' : 'store',
     ...(politeness !== undefined ? { politeness } : {}),
   });
   const queue = await openRedisRequestQueue(queueName, { storageClient, lockSecs, ...(config ? { config } : {}) });

@@ -1,7 +1,9 @@
 --[[
   meta_open: create or check the parameters stored next to a Bloom filter.
   On a new filter: writes every field and zeroes the counters. On an existing one: each compared field must be
-  equal, else INCOMPATIBLE_FILTER. The fingerprint recipe is compared only when both sides know it.
+  equal, else INCOMPATIBLE_FILTER. The fingerprint recipe is compared only when both sides know it. A hash without
+  the first compared field (`bits`) holds only counters (an add path of an older version bumped them before any
+  open wrote the parameters): it is completed like a new one, its counters kept.
 
   KEYS[1]              meta hash
   ARGV[1]              number c of compared fields
@@ -16,7 +18,7 @@
 if redis.call('HEXISTS', KEYS[1], 'parts') == 1 then return OPEN_SPLIT end
 local c = tonumber(ARGV[1])
 local recipe = ARGV[2 * c + 2]
-if redis.call('EXISTS', KEYS[1]) == 1 then
+if redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then
   for i = 0, c - 1 do
     local field = ARGV[2 + 2 * i]
     local want = ARGV[3 + 2 * i]
@@ -38,5 +40,7 @@ local fields = {}
 for i = 2, #ARGV do
   if i ~= 2 * c + 2 then fields[#fields + 1] = ARGV[i] end
 end
-redis.call('HSET', KEYS[1], 'recipe', recipe, 'itemsAdded', 0, 'filtered', 0, unpack(fields))
+redis.call('HSET', KEYS[1], 'recipe', recipe, unpack(fields))
+redis.call('HSETNX', KEYS[1], 'itemsAdded', 0)
+redis.call('HSETNX', KEYS[1], 'filtered', 0)
 return OPEN_CREATED

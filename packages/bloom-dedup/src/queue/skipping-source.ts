@@ -31,6 +31,7 @@ class Skipper {
       redis: this.inner.redis,
       planEnqueueFilter: (dedupKeys) => this.plan(dedupKeys),
       enqueueFilterKeys: () => [...this.inner.enqueueFilterKeys(), this.scratchKey],
+      ...(this.inner.prepare ? { prepare: () => this.inner.prepare!() } : {}),
     };
   }
 

@@ -400,6 +400,9 @@ export class RedisBloomDedupStore implements DedupStore {
       redis,
       planEnqueueFilter: (dedupKeys) => this.planEnqueueFilter(dedupKeys),
       enqueueFilterKeys: () => [...this.keys.blocks, this.keys.meta],
+      // Whichever add path runs the first plan (an API add, a start-URL feed drain, a shard), the meta hash is
+      // written whole first.
+      prepare: () => this.open(),
       // On a sharded queue whose shards the whole filter cannot join (a Cluster), one part per shard.
       splitEnqueueFilter:
         redis && this.options.split !== false

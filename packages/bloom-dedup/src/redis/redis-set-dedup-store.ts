@@ -223,6 +223,8 @@ export class RedisSetDedupStore implements DedupStore {
       redis,
       planEnqueueFilter: (dedupKeys) => this.planEnqueueFilter(dedupKeys),
       enqueueFilterKeys: () => [this.key, this.statsKey],
+      // A split recorded by another process is read before the first plan runs, whichever add path runs it.
+      prepare: () => this.open(),
       // On a sharded queue whose shards the whole set cannot join (a Cluster), one set per shard.
       splitEnqueueFilter:
         redis && this.options.split !== false

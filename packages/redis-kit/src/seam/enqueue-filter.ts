@@ -45,6 +45,14 @@ export interface EnqueueFilterSource {
   /** Redis keys the store may touch (to check slots on a Cluster before attaching). */
   enqueueFilterKeys(): string[];
   /**
+   * Optional: readies the store before its plans run (a Bloom store creates or checks its meta hash whole, with its
+   * parameters, and allocates its blocks). The sink awaits it before every add that runs this source's plan, on
+   * every add path (API adds, the start-URL feed, each shard), so whichever path touches the store first finds it
+   * complete. Memoized by the source (cheap after the first call). Rejects with the store's typed error (e.g. an
+   * incompatible filter); nothing is added then. Optional, so seam `@1` is unchanged for sources without it.
+   */
+  prepare?(): Promise<void>;
+  /**
    * Optional (a source without it is never split: on a sharded queue whose shards it cannot all join, the wrapper
    * filters in front of the queue, as before): describes this store split into one part per shard of a sharded
    * queue, part s with every key in `layout.tags[s]`. Pure: must not touch Redis or change the store; the split

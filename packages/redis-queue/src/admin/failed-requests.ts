@@ -1,6 +1,7 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import type { QueueScripts } from '../queue/queue-scripts.js';
-import { encodeRecord, parseStoredRecord } from '../queue/record-format.js';
+import { encodeRecord, parseStoredRecord, type ParsedRecord, type StoredRecord } from '../queue/record-format.js';
+import { requestIdOf } from '../queue/request-codec.js';
 import { REQUEUE_REPLY } from '../redis/reply-codes.js';
 import { RequeuePoliteness } from '../politeness/requeue-politeness.js';
 
@@ -49,6 +50,15 @@ function checkCount(name: string, value: number, min: number): void {
   }
 }
 
+/** A record whose uniqueKey came from a marker only counts when the uniqueKey gives the id it is stored under: a
+ * marker that does not hold is an unreadable entry (listed with its bytes, skipped by requeueFailed), never a request
+ * under a wrong uniqueKey. */
+function provenRecord(parsed: ParsedRecord, id: string): ParsedRecord {
+  if (!parsed.ok || parsed.uniqueKeyFrom === 'url' || parsed.uniqueKeyFrom === 'field') return parsed;
+  const uniqueKey = parsed.fields.uniqueKey as string;
+  return requestIdOf(uniqueKey) === id ? parsed : { ok: false, reason: `its ${parsed.uniqueKeyFrom} uniqueKey marker does not give its id ${id}` };
+}
+
 async function readFailed(scripts: QueueScripts, ids: string[], failedAt: number[]): Promise<FailedRequest[]> {
   if (ids.length === 0) return [];
   const { redis } = scripts.connection;
@@ -56,17 +66,18 @@ async function readFailed(scripts: QueueScripts, ids: string[], failedAt: number
   // ('key', 'bits', which keep no request of their own).
   const [inDone, kept, forgotten] = await scripts.connection.run(() =>
     Promise.all([
-      redis.hmget(scripts.keys.done, ...ids),
-      redis.hmget(scripts.keys.failedKept, ...ids),
-      redis.hmget(scripts.keys.failedData, ...ids),
+      // Bytes: a record whose uniqueKey is a fingerprint holds it as raw bytes.
+      redis.hmgetBuffer(scripts.keys.done, ...ids),
+      redis.hmgetBuffer(scripts.keys.failedKept, ...ids),
+      redis.hmgetBuffer(scripts.keys.failedData, ...ids),
     ]),
   );
   const out: FailedRequest[] = [];
   ids.forEach((id, i) => {
     const stored = forgotten[i] ?? kept[i] ?? inDone[i];
     if (stored === null || stored === undefined) return; // deleted since (admin forget): nothing to show
-    const parsed = parseStoredRecord(stored);
-    const json = parsed.ok ? JSON.stringify({ ...parsed.fields, id }) : stored;
+    const parsed = provenRecord(parseStoredRecord(stored), id);
+    const json = parsed.ok ? JSON.stringify({ ...parsed.fields, id }) : stored.toString('utf8');
     const entry: FailedRequest = { id, failedAt: new Date(failedAt[i]!), state: forgotten[i] != null ? 'forgotten' : 'kept', json };
     try {
       const r = JSON.parse(json) as { url?: unknown; uniqueKey?: unknown; retryCount?: unknown; errorMessages?: unknown };
@@ -106,7 +117,7 @@ export async function listFailed(scripts: QueueScripts, options: ListFailedOptio
 }
 
 /** The request as it goes back (its record and URL): no handledAt, retryCount 0, Crawlee's processing state cleared. */
-function freshState(json: string, clearErrorMessages: boolean): { record: string; url: string } | undefined {
+function freshState(json: string, clearErrorMessages: boolean): { record: StoredRecord; url: string } | undefined {
   let request: Record<string, unknown>;
   try {
     request = JSON.parse(json) as Record<string, unknown>;
@@ -144,7 +155,7 @@ export async function requeueFailed(
   const politeness = await RequeuePoliteness.of(scripts, hostKey);
   // One script call per page; returns how many of the page were skipped (left in the index).
   const requeuePage = async (page: FailedRequest[]): Promise<number> => {
-    const args: Array<string | number> = [scripts.offset()];
+    const args: Array<string | number | Buffer> = [scripts.offset()];
     const hosts: string[] = [];
     let skipped = 0;
     for (const entry of page) {

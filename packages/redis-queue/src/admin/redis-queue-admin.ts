@@ -160,7 +160,7 @@ export class RedisQueueAdmin {
   async purge(): Promise<number> {
     const parts = await this.shardAdmins.over((p) => p.purge());
     if (parts) return parts.reduce((a, n) => a + n, 0);
-    return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.legacyPending, this.keys.legacyAvail] }));
+    return Number(await this.scripts.run('purgeQueue', ['0', '0'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects] }));
   }
 
   /** Deletes the queue entirely (requests, dead letters, metadata). The start-URL feed list is left alone. */
@@ -375,7 +375,7 @@ export class RedisQueueAdmin {
     return parts ? sumCounts(parts) : requeueFailed(this.scripts, options, this.hostKey);
   }
 
-  private optionalKeys = (): string[] => [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases, this.keys.legacyPending, this.keys.legacyAvail];
+  private optionalKeys = (): string[] => [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases];
 
   /** Releases the producer leases this admin opened, then closes the connection if this admin created it from a URL. */
   async close(): Promise<void> {

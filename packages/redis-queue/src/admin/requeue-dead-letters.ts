@@ -31,7 +31,7 @@ export interface DeadLetterRequeuePlan {
 
 /** The URL of a stored request's bytes, or why there is none. */
 function urlOfRaw(raw: Buffer): { url: string } | { reason: string } {
-  const parsed = parseStoredRecord(raw.toString('utf8'));
+  const parsed = parseStoredRecord(raw);
   if (!parsed.ok) return { reason: parsed.reason };
   return typeof parsed.fields.url === 'string' ? { url: parsed.fields.url } : { reason: 'no url' };
 }

@@ -1,12 +1,13 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { RedisQueueAdmin } from '../admin/redis-queue-admin.js';
-import { ConnectionHandle, type RedisConnection } from '../redis/connection.js';
+import type { RedisConnection, RedisConnectionOption } from '../redis/connection.js';
 import { assertKeyPrefix, queueKeys } from '../redis/keys.js';
 import { maskRedisUrl } from '../redis/mask-redis-url.js';
 import { ConfirmationRequiredError } from './errors/confirmation-required-error.js';
 import { CliUsageError } from './errors/cli-usage-error.js';
 import { maskCredentials } from './mask-credentials.js';
+import { connectCliRedis, parseRedisUrls, type CliRedis } from './cli-redis.js';
 
 /** Options every command takes. */
 export interface CommonOptions {
@@ -23,9 +24,6 @@ export interface CliIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
-/** Seconds the CLI waits for Redis before it gives up (exit 1). */
-const CONNECT_TIMEOUT_SECS = 5;
-
 /**
  * Adds `--redis`, `--key-prefix` and `--json` to a command.
  *
@@ -34,7 +32,7 @@ const CONNECT_TIMEOUT_SECS = 5;
  */
 export function withCommonOptions(command: Command): Command {
   return command
-    .option('--redis <url>', 'Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379)')
+    .option('--redis <url>', 'Redis URL, or a Redis Cluster: any node\'s URL, or seed nodes separated by commas (default: $REDIS_URL, else redis://127.0.0.1:6379)')
     .option('--key-prefix <prefix>', 'key prefix of the queues', 'crawlee')
     .option('--json', 'print JSON for scripts instead of text');
 }
@@ -46,26 +44,27 @@ export function withYes(command: Command): Command {
 
 /** One command's run: its options, its Redis connection (opened on first use), output helpers. */
 export class CliContext {
-  /** The Redis URL in use (masked when printed). */
+  /** The Redis URL in use (masked when printed); a Cluster's seed nodes separated by commas. */
   readonly redisUrl: string;
+  /** The URLs of {@link CliContext.redisUrl}: one, or a Cluster's seed nodes. */
+  private readonly redisUrls: string[];
   readonly keyPrefix: string;
   readonly json: boolean;
-  private handle: ConnectionHandle | undefined;
+  private connection: Promise<CliRedis> | undefined;
   private readonly admins: RedisQueueAdmin[] = [];
 
   /**
    * @param options - the command's parsed options
    * @param io - streams
    * @throws {@link CliUsageError} for a key prefix with braces or an empty one, or a URL that is not redis(s)://
+   *   (see {@link parseRedisUrls})
    */
   constructor(
     readonly options: CommonOptions,
     readonly io: CliIo,
   ) {
     this.redisUrl = options.redis ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-    if (!/^rediss?:\/\//i.test(this.redisUrl)) {
-      throw new CliUsageError(`--redis must be a redis:// or rediss:// URL (got ${maskCredentials(JSON.stringify(this.redisUrl))})`);
-    }
+    this.redisUrls = parseRedisUrls(this.redisUrl);
     this.keyPrefix = options.keyPrefix;
     try {
       assertKeyPrefix('--key-prefix', this.keyPrefix);
@@ -75,11 +74,23 @@ export class CliContext {
     this.json = options.json === true;
   }
 
-  /** The connection, connected (fails with RedisUnreachableError after 5 s). */
+  /** The connection (a standalone Redis or a Redis Cluster), connected; see {@link connectCliRedis} for its errors. */
   async redis(): Promise<RedisConnection> {
-    this.handle ??= new ConnectionHandle(this.redisUrl, { maxRetriesPerRequest: 2 }, CONNECT_TIMEOUT_SECS, 0, undefined, this.keyPrefix);
-    await this.handle.waitForFirstConnect();
-    return this.handle.redis;
+    return (await this.connect()).handle.redis;
+  }
+
+  /**
+   * What a command that opens its own connection (the dashboard) is given: the URL of a standalone Redis, or this
+   * context's Cluster connection (a URL always means a standalone connection to the library).
+   */
+  async redisTarget(): Promise<RedisConnectionOption> {
+    const connection = await this.connect();
+    return connection.cluster ? connection.handle.redis : this.redisUrl;
+  }
+
+  private connect(): Promise<CliRedis> {
+    this.connection ??= connectCliRedis(this.redisUrls, this.keyPrefix);
+    return this.connection;
   }
 
   /**
@@ -99,7 +110,7 @@ export class CliContext {
     const redis = await this.redis();
     const admin = new RedisQueueAdmin({ redis, keyPrefix: this.keyPrefix, name });
     this.admins.push(admin);
-    if (mustExist && (await this.handle!.run(() => redis.exists(admin.keys.meta))) === 0) {
+    if (mustExist && (await (await this.connect()).handle.run(() => redis.exists(admin.keys.meta))) === 0) {
       throw new Error(`queue "${name}" does not exist under key prefix "${this.keyPrefix}" on ${maskRedisUrl(this.redisUrl)}; \`crawlee-redis ls\` lists the queues`);
     }
     return admin;
@@ -142,8 +153,8 @@ export class CliContext {
     }
   }
 
-  /** Closes the connection. */
+  /** Closes the connection (one that failed to open has nothing to close). */
   async close(): Promise<void> {
-    await this.handle?.close();
+    await (await this.connection?.catch(() => undefined))?.close();
   }
 }

@@ -5,6 +5,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
 import type { CliIo } from './context.js';
+import { cliErrorText } from './cli-advice.js';
 import { CliUsageError } from './errors/cli-usage-error.js';
 import { maskCredentials } from './mask-credentials.js';
 
@@ -22,14 +23,16 @@ export function createProgram(io: CliIo): Command {
     .description('Operate crawlee-redis-queue fleets: queues, workers, seeds, dead letters, metrics, the web dashboard, dataset export.')
     .version(PACKAGE_VERSION)
     // Also accepted before the command (`crawlee-redis --key-prefix x ls`); one given after the command wins.
-    .option('--redis <url>', 'Redis URL for every command (default: $REDIS_URL, else redis://127.0.0.1:6379)')
+    .option('--redis <url>', 'Redis URL for every command, or a Redis Cluster: any node\'s URL, or seed nodes separated by commas (default: $REDIS_URL, else redis://127.0.0.1:6379)')
     .option('--key-prefix <prefix>', 'key prefix of the queues (default: crawlee)')
     .option('--json', 'print JSON for scripts instead of text')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText(
       'after',
       '\nEvery command takes --redis URL (default $REDIS_URL, else redis://127.0.0.1:6379), --key-prefix and --json, before or after the command.\n' +
-        'Exit codes: 0 ok, 1 runtime failure (Redis unreachable, queue missing, not supported yet), 2 usage (bad arguments, refused confirmation).',
+        'A Redis Cluster is found by asking the server (INFO cluster); give any node\'s URL, or several separated by commas.\n' +
+        'Exit codes: 0 ok, 1 runtime failure (Redis unreachable, queue missing, not supported yet), 2 usage (bad arguments, refused confirmation).\n' +
+        'Through npx, which takes --help and --version for itself: npx crawlee-redis help [command], npx crawlee-redis version.',
     )
     .exitOverride()
     .configureOutput({
@@ -64,7 +67,8 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
     // A command sent straight to Redis (not through a queue script) that the ACL refuses: typed, with the rules.
     const prefix = argv[argv.indexOf('--key-prefix') + 1];
     const shown = permissionErrorOf(error, 'crawlee-redis', { advice: queueAclAdvice(argv.includes('--key-prefix') && prefix ? prefix : 'crawlee') }) ?? error;
-    io.stderr.write(`${maskCredentials(`crawlee-redis: ${(shown as Error)?.message ?? String(shown)}`)}\n`);
+    const { message, advice } = cliErrorText(shown);
+    io.stderr.write(`${maskCredentials(`crawlee-redis: ${message}`)}${advice ? ` ${advice}` : ''}\n`);
     return usage ? EXIT.usage : EXIT.failure;
   }
 }

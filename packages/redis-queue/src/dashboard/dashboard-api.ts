@@ -27,8 +27,8 @@ export interface DeadLetterView {
 export interface QueueView {
   name: string;
   stats: RedisQueueStats;
-  /** Adds rejected as already seen, crawl-wide: the queue's uniqueKey dedup (`crawl.alreadyPresent`) plus the
-   * enqueue filter's rejections (`crawl.dedupFiltered`), as the workers' stats publish them (0 before any did). */
+  /** Duplicates filtered, crawl-wide (`crawl.alreadyPresent`: requests offered that the queue did not take as new,
+   * whoever answered, the dedup store included), as the workers' stats publish them (0 before any did). */
   dedupHits: number;
   /** The crawl-wide counters the workers publish (`RedisQueueAdmin.crawlStats()`). */
   crawl: CrawlStats;
@@ -93,7 +93,7 @@ export class DashboardApi {
     return {
       name,
       stats,
-      dedupHits: crawl.alreadyPresent + (crawl.dedupFiltered ?? 0),
+      dedupHits: crawl.alreadyPresent,
       crawl,
       deadLetters: letters.slice(-DEAD_LETTERS_SHOWN).reverse().map((letter) => ({
         id: letter.id,

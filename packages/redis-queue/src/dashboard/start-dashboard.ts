@@ -1,6 +1,7 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { RedisOptions } from 'ioredis';
 import { log } from 'crawlee';
 import sirv from 'sirv';
@@ -10,6 +11,7 @@ import { assertKeyPrefix } from '../redis/keys.js';
 import { dashboardAssets } from './assets.js';
 import { DashboardApi } from './dashboard-api.js';
 import { describeRedis } from './describe-redis.js';
+import { renderInitialPage } from './initial-page.js';
 import { checkKnownOptions } from '../options/known-options.js';
 
 /** Options of {@link startDashboard}. */
@@ -65,7 +67,8 @@ function file(res: ServerResponse, path: string, type: string): void {
  *   Redis memory;
  * - `POST /api/queues/<queue>/dead-letters/<id>/requeue`: puts one dead letter back (header `x-dashboard: 1`
  *   required, so a page on another origin cannot trigger it without a CORS preflight, which is never granted).
- * The page polls the API every 2 s and keeps the time series in the browser. Charts use uPlot, served from the
+ * The page arrives with a first snapshot in it (it shows data from its first paint), then polls the API every 2 s
+ * and keeps the time series in the browser. Charts use uPlot, served from the
  * package (no CDN; works offline). Credentials in the Redis URL are masked on the page.
  *
  * @param options - see {@link DashboardOptions}
@@ -82,6 +85,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
   const connection = new ConnectionHandle(options.redis, options.redisOptions);
   const api = new DashboardApi(connection, keyPrefix, describeRedis(options.redis));
   const page = sirv(assets.pageDir, { dev: false, etag: true });
+  const template = readFileSync(join(assets.pageDir, 'index.html'), 'utf8');
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // On loopback, a page elsewhere could reach us through a DNS name rebound to 127.0.0.1: accept loopback names only.
@@ -96,6 +100,15 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       return result ? json(res, 200, result) : json(res, 404, { error: `no queue named ${decodeURIComponent(requeue[1]!)}` });
     }
     if (url.pathname.startsWith('/api/')) return json(res, 404, { error: 'unknown API path' });
+    if ((url.pathname === '/' || url.pathname === '/index.html') && req.method === 'GET') {
+      // The first snapshot goes into the page itself: it shows data from its first paint. A Redis that does not
+      // answer leaves the page to its polls, which say so.
+      const overview = await api.overview().catch(() => undefined);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      return void res.end(renderInitialPage(template, overview));
+    }
+    // Browsers ask for /favicon.ico whatever the page links: the same SVG icon.
+    if (url.pathname === '/favicon.ico') return file(res, join(assets.pageDir, 'favicon.svg'), 'image/svg+xml');
     if (url.pathname === '/vendor/uPlot.iife.min.js') return file(res, assets.uplotJs, 'text/javascript; charset=utf-8');
     if (url.pathname === '/vendor/uPlot.min.css') return file(res, assets.uplotCss, 'text/css; charset=utf-8');
     page(req, res, () => json(res, 404, { error: 'not found' }));

@@ -7,6 +7,7 @@ export { RequestAlreadyHandledError } from './request-already-handled-error.js';
 export { LockLostError } from './lock-lost-error.js';
 export { UnsupportedOperationError } from './unsupported-operation-error.js';
 export { HandledModeMismatchError } from './handled-mode-mismatch-error.js';
+export { DedupStoreRequiredError } from './dedup-store-required-error.js';
 export { EnqueueFilterIncompatibleError } from './enqueue-filter-incompatible-error.js';
 export { RedisUnreachableError } from './redis-unreachable-error.js';
 export { RedisAuthError } from './redis-auth-error.js';

@@ -1,5 +1,6 @@
 import { mapReplyError, type CrawleeRedisError, type ReplyErrorFactory } from '@crawlee-distributed/redis-kit';
 import { ERROR_REPLY, type ErrorReplyName } from '../redis/reply-codes.js';
+import { DedupStoreRequiredError } from './dedup-store-required-error.js';
 import { HandledModeMismatchError } from './handled-mode-mismatch-error.js';
 import { InvalidOptionsError } from './invalid-options-error.js';
 import { LockLostError } from './lock-lost-error.js';
@@ -26,6 +27,7 @@ const BY_NAME: Record<ErrorReplyName, ReplyErrorFactory<RedisQueueError>> = {
       { cause },
     ),
   MODE_MISMATCH: (detail, cause) => new HandledModeMismatchError(detail, { cause }),
+  STORE_REQUIRED: (detail, cause) => new DedupStoreRequiredError(detail, { cause }),
   // '<context>: <key> field "<field>" holds "<value>"' from includes/meta-number.lua.
   META_CORRUPT: (detail, cause) => {
     const m = /^(.*): (\S+) field "([^"]*)" holds "(.*)"/s.exec(detail.replace(/\s*script: [0-9a-f]+, on @user_script.*$/s, ''));

@@ -66,6 +66,20 @@ export class EnqueueFilterSlot {
     this.attached = { source, keyOf: options.keyOf ?? ((r) => r.uniqueKey), onFiltered: options.onFiltered };
   }
 
+  /**
+   * Readies the attached store before its plan runs (the seam's optional `prepare`: a Bloom store writes its meta
+   * hash whole), so the first path that touches the store, whichever it is, finds it complete.
+   * @throws the store's typed error (an incompatible filter, say); nothing is added then
+   */
+  async prepare(): Promise<void> {
+    await this.attached?.source.prepare?.();
+  }
+
+  /** True while a store is attached. */
+  get isAttached(): boolean {
+    return this.attached !== undefined;
+  }
+
   /** Stops filtering. */
   detach(): void {
     this.attached = undefined;

@@ -27,6 +27,9 @@
   KEYS[13..] keys of the enqueue filter plan (plan.keys[i] is KEYS[13 + i]); in check and member modes the feed key
             comes last, after the plan keys
 
+  A queue created with handledRequests 'store' refuses (nothing written) an add of requests
+  without a plan (ERR_STORE_REQUIRED): its dedup store is its record of handled requests.
+
   ARGV[1] forefront: '1' puts new requests at the head (newest forefront first), '0' at the tail
   ARGV[2] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   ARGV[3] enqueue filter plan as JSON, '' when no filter is attached (ops[i] belongs to the i-th request entry)
@@ -73,6 +76,16 @@ elseif redis.call('HEXISTS', KEYS[1], 'politeMinDelayMs') == 1 then
 end
 local n = (nArgs - 4) / width
 
+-- A 'store' queue keeps no record of its handled requests: the attached dedup store is that record, so an add of a
+-- request without the store's op could enqueue a handled request again. Refused before anything is written.
+if plan == nil and handledMode() == 'store' then
+  for i = 1, n do
+    if width == 3 or ARGV[4 + 4 * (i - 1) + 2] == 'r' then
+      return redis.error_reply(ERR_STORE_REQUIRED .. ' the queue keeps its handled requests in its dedup store (handledRequests store), and this add has no dedup store attached')
+    end
+  end
+end
+
 if feedStep == FEED_STEP_CHECK then
   local feedKey = KEYS[#KEYS]
   local head = redis.call('LRANGE', feedKey, 0, n - 1)
@@ -83,7 +96,7 @@ if feedStep == FEED_STEP_CHECK then
   redis.call('LTRIM', feedKey, n, -1)
 end
 
--- A queue this script creates is format 2; a 0.1 queue (meta without format) keeps waiting for its migration.
+-- A queue this script creates is format 2, the mark of a meta a script of this version made (queue-core's ensureMeta).
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 
 -- Evaluates one filter op; returns true when the store saw the key for the first time.
@@ -129,18 +142,22 @@ for i = 1, n do
     res[i] = ADD_DEAD_LETTERED
   else
     requestIndex = requestIndex + 1
-    local state = requestState(id)
-    local present = state ~= nil
-    local filtered = false
+    -- The store first: a key it has seen that the queue does not hold pending is filtered (so the store's count of
+    -- filtered requests is real), and the handled store is read only for keys the store finds new (a store
+    -- attached to a queue that already had requests catches up).
+    local isNew = nil
     if plan then
       local op = plan.ops[requestIndex]
       if op ~= nil then
-        local isNew = applyOp(op)
+        isNew = applyOp(op)
         if type(isNew) == 'table' then return isNew end
         if isNew then nNew = nNew + 1 end
-        if (not present) and (not isNew) then filtered = true end
       end
     end
+    local state = nil
+    if isPending(id) then state = 'pending' elseif isNew ~= false and isHandled(id) then state = 'handled' end
+    local present = state ~= nil
+    local filtered = (not present) and isNew == false
     if present then
       if state == 'pending' then res[i] = ADD_PRESENT else res[i] = ADD_HANDLED end
     elseif filtered then

@@ -12,8 +12,7 @@
   refuses a mismatch.
 
   The meta this script creates (a new queue, claimed before create-queue.lua runs) is format 2, as any meta a
-  script of this version creates: without it create-queue.lua would find a meta without `format`, the mark of a
-  queue written by 0.1, and migrate (and log) a queue that was never old.
+  script of this version creates.
 ]]
 local recorded = redis.call('HMGET', KEYS[1], 'shards', 'shardBy')
 if recorded[1] then return { tonumber(recorded[1]), recorded[2] or '' } end

@@ -11,25 +11,25 @@
   ARGV[3] clock offset in ms added to Redis TIME (tests only; '0' otherwise)
   ARGV[4] politeness of the creator: '<minDelayMs> <maxConcurrency>' (0: unlimited), '' without politeness. Fixed
           at creation (fields politeMinDelayMs / politeMaxConc): a queue that already exists keeps its own.
-  ARGV[5] handledRequests mode: 'request' | 'key' | 'bits'
+  ARGV[5] handledRequests mode: 'request' | 'key' | 'bits' | 'store' ('store' records nothing here: the attached
+          dedup store is the record of handled requests, includes/handled-store.lua)
   ARGV[6] 'key' mode: entries per index bucket before a split (the load); else ''
   ARGV[7..9] 'bits' mode: bits per block (a multiple of 8, at most 2^32), k (bits per request), blocks; else ''
   ARGV[10] 'bits' mode: the expected count and rate it was sized from, as '<expected>:<rate>' (reported back)
 
-  Returns { created (1|0), the queue's politeness in ARGV[4]'s format ('' without), format ('2', or '' for a 0.1
-            queue to migrate: migrate-legacy.lua, which moves its handled requests into the mode recorded here) }.
+  Returns { created (1|0), the queue's politeness in ARGV[4]'s format ('' without), format ('2' for a queue a script
+            of this version created) }.
   Error: ERR_MODE_MISMATCH with the stored and the asked mode ('bits:<bits>:<k>:<blocks>').
 ]]
 --- @include "redis-time"
 --- @include "reply-codes"
 local now = redisNowMs(ARGV[3])
--- A queue created here is format 2; an existing one without `format` was written by 0.1 (migrate-legacy.lua).
+-- A queue created here is format 2.
 local fresh = redis.call('EXISTS', KEYS[1]) == 0
 local mode = ARGV[5]
 local params = mode
 if mode == 'bits' then params = mode .. ':' .. ARGV[7] .. ':' .. ARGV[8] .. ':' .. ARGV[9] end
--- A queue written before the option existed (0.1) has no mode: it takes the one asked for now (the migration at open
--- moves its old handled requests from data into that mode's store).
+-- A queue without a mode (its meta made by another script's first write) takes the one asked for now.
 local stored = redis.call('HMGET', KEYS[1], 'hmode', 'hbBits', 'hbK', 'hbBlocks')
 if stored[1] then
   local have = stored[1]

@@ -40,7 +40,7 @@ for i = 2, requeueLastArg(), 2 do
     if state == 'pending' or (forgotten and state ~= nil) then
       -- Pending again, or forgotten and added again since: the queue already has it.
       code = REQUEUE_ALREADY_QUEUED
-    elseif (not forgotten) and state == nil then
+    elseif (not forgotten) and state == nil and handledMode() ~= 'store' then
       code = REQUEUE_MISSING -- kept, but deleted since
     else
       if state == 'handled' then unmarkHandled(id) end

@@ -57,7 +57,11 @@ if step == 'fifo' or step == 'lifo' then
   end
 end
 
--- A queue this script creates is format 2; a 0.1 queue (meta without format) keeps waiting for its migration.
+-- A 'store' queue's record of handled requests is its dedup store, which this script does not run.
+if handledMode() == 'store' then
+  return redis.error_reply(ERR_STORE_REQUIRED .. ' a takeover cannot move requests into a queue that keeps its handled requests in its dedup store (handledRequests store)')
+end
+-- A queue this script creates is format 2, the mark of a meta a script of this version made (queue-core's ensureMeta).
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 local res = {}
 local added = 0

@@ -45,7 +45,7 @@ local clientKey = ARGV[1]
 -- and every polite call after it would read as a politeness mismatch instead of RQ_QUEUE_MISSING.
 local politeErr = politeUpdateBegin()
 if politeErr then return politeErr end
--- A queue this script creates is format 2; a 0.1 queue (meta without format) keeps waiting for its migration.
+-- A queue this script creates is format 2, the mark of a meta a script of this version made (queue-core's ensureMeta).
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 local forgetFailed = ARGV[3] == 'forget'
 local out = {}
@@ -75,7 +75,12 @@ for i = 4, politeUpdateLastArg(), 4 do
   local k = (i - 4) / 4 + 1
   local failed = ARGV[i + 2] == '2'
   local state = requestState(id)
-  if state == nil then
+  if state == nil and handled and handledMode() == 'store' then
+    -- 'store' mode keeps nothing of a handled request (its dedup store does): an id the queue does not hold is
+    -- taken as handled already, so marking it again (a retried call) moves no counter.
+    out[#out + 1] = 1
+    out[#out + 1] = 1
+  elseif state == nil then
     -- Unknown: inserted (as Crawlee's MemoryStorage does).
     if handled then
       if not (failed and recordFailed(id, record)) then

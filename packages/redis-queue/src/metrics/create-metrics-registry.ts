@@ -93,14 +93,17 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Reg
   queueGauge('crawlee_queue_bytes', 'Redis memory of the queue keys (MEMORY USAGE, sampled).', (q) => q.bytes);
   new Counter({
     name: 'crawlee_queue_dedup_hits_total',
-    help: 'Adds rejected as duplicates: source="queue" by uniqueKey in the queue, source="filter" by the enqueue filter.',
+    help:
+      'Duplicates filtered (requests offered that the queue did not take as new), by who answered: source="filter" the ' +
+      'dedup store, source="queue" the rest (the queue, Crawlee\'s request cache); the sum is what `stats` shows.',
     labelNames: ['queue', 'source'],
     registers: [registry],
     async collect() {
       this.reset();
       for (const q of await snapshot()) {
-        this.inc({ queue: q.name, source: 'queue' }, q.crawl.alreadyPresent);
-        if (q.crawl.dedupFiltered !== undefined) this.inc({ queue: q.name, source: 'filter' }, q.crawl.dedupFiltered);
+        const byStore = Math.min(q.crawl.dedupFiltered ?? 0, q.crawl.alreadyPresent);
+        this.inc({ queue: q.name, source: 'queue' }, q.crawl.alreadyPresent - byStore);
+        if (q.crawl.dedupFiltered !== undefined) this.inc({ queue: q.name, source: 'filter' }, byStore);
       }
     },
   });

@@ -1,5 +1,6 @@
 import type { ProcessedRequest, RequestSchema } from '../crawlee-types.js';
 import type { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
+import { DedupStoreRequiredError } from '../errors/dedup-store-required-error.js';
 import type { ScriptArg } from '../redis/scripts.js';
 import type { QueueScripts } from './queue-scripts.js';
 import {
@@ -45,6 +46,8 @@ export class AddPath {
    * @param batchSize - requests per script call
    * @param stats - this worker's stats counters (told every add script's codes)
    * @param politeness - host keys for the polite branch of the add script (undefined: none)
+   * @param storeRequired - the queue keeps its handled requests in its dedup store (`handledRequests: 'store'`):
+   *   no add may run without it
    */
   constructor(
     private readonly scripts: QueueScripts,
@@ -52,7 +55,17 @@ export class AddPath {
     private readonly batchSize: number,
     private readonly stats: WorkerStatsRecorder,
     private readonly politeness?: QueuePoliteness,
+    private readonly storeRequired = false,
   ) {}
+
+  /** Readies the attached store; refuses an add that would skip the store of a 'store' queue (the script checks
+   * the same). @param what - the add path, for the message */
+  private async beforeAdd(what: string): Promise<void> {
+    if (this.storeRequired && !this.filter.isAttached) {
+      throw new DedupStoreRequiredError(`queue "${this.scripts.queueName}" keeps its handled requests in its dedup store (handledRequests: 'store'); ${what} ran without it`);
+    }
+    await this.filter.prepare();
+  }
 
   /**
    * Adds requests in chunks of `batchSize`, each chunk atomic. A request without a uniqueKey gets one from the
@@ -74,6 +87,7 @@ export class AddPath {
     for (let start = 0; start < encoded.length; start += this.batchSize) {
       politeArgs.push(this.politeness?.addArg(encoded.slice(start, start + this.batchSize).map((r) => r.url)));
     }
+    if (encoded.length > 0) await this.beforeAdd('an add');
     const processed: ProcessedRequest[] = [];
     for (let start = 0; start < encoded.length; start += this.batchSize) {
       const chunk = encoded.slice(start, start + this.batchSize);
@@ -119,6 +133,7 @@ export class AddPath {
       }
     });
     const requests = entries.flatMap((e) => ('request' in e ? [e.request] : []));
+    if (requests.length > 0) await this.beforeAdd('a start-URL feed drain');
     const { planJson, keys, dedupCounter } = this.filter.argsFor(requests);
     const args: ScriptArg[] = ['0', this.scripts.offset(), planJson, feedStepArg(step)];
     const politeArg = this.politeness?.addArg(entries.map((e) => ('request' in e ? e.request.url : undefined)));

@@ -12,8 +12,13 @@ import { checkKnownOptions } from '../options/known-options.js';
  * - `'bits'`: k bits of a Bloom filter sized by {@link HandledBloomOptions} (about 3.6 B per expected request at
  *   1e-6); `getRequest` returns undefined; a never-seen request is reported handled at the false-positive rate,
  *   never the other way round.
+ * - `'store'`: nothing: the dedup store attached with `withDedup` (crawlee-bloom-dedup, a Redis store on the queue's
+ *   Redis) is the record of handled requests, so a crawl keeps one seen-set (a Bloom store: about 3.6 B per
+ *   expected request at 1e-6, nothing more per handled request). Every add must run the store's op: an add without
+ *   it throws `DedupStoreRequiredError`; `getRequest` of a handled id returns undefined; a handled request cannot
+ *   be forgotten through the queue.
  */
-export type HandledRequestsMode = 'request' | 'key' | 'bits';
+export type HandledRequestsMode = 'request' | 'key' | 'bits' | 'store';
 
 /** Sizing of the `'bits'` mode's Bloom filter, fixed when the queue is created. */
 export interface HandledBloomOptions {
@@ -57,8 +62,8 @@ export function handledBloomShape(expectedRequests: number, falsePositiveRate: n
  * @throws {@link InvalidOptionsError} for another mode, sizing outside its range, or sizing without 'bits'
  */
 export function handledStoreSettings(mode: unknown = 'key', bloom?: HandledBloomOptions): HandledStoreSettings {
-  if (mode !== 'request' && mode !== 'key' && mode !== 'bits') {
-    throw new InvalidOptionsError(`handledRequests must be 'request', 'key' or 'bits' (got ${JSON.stringify(mode)}); the default is 'key'`);
+  if (mode !== 'request' && mode !== 'key' && mode !== 'bits' && mode !== 'store') {
+    throw new InvalidOptionsError(`handledRequests must be 'request', 'key', 'bits' or 'store' (got ${JSON.stringify(mode)}); the default is 'key'`);
   }
   // A misspelt sizing is named first: it is the more useful error.
   checkKnownOptions<HandledBloomOptions>('handledBloom', bloom, { expectedRequests: true, falsePositiveRate: true });

@@ -25,6 +25,8 @@ export interface QueueCoreApi {
   readonly scripts: QueueCore['scripts'];
   readonly producerLeases: QueueCore['producerLeases'];
   readonly addPath: { uniqueKeyTransform?: QueueCore['addPath']['uniqueKeyTransform'] };
+  /** This worker's stats counters (`close()` publishes its last counters, state `stopped`). */
+  readonly workerStats: QueueCore['workerStats'];
   readonly filter: Pick<QueueCore['filter'], 'canAttach' | 'attach' | 'detach'>;
   readonly locks: Pick<QueueCore['locks'], 'prolong' | 'refresh' | 'release' | 'releaseAll'>;
   ensureCreated(name: string | undefined): Promise<void>;

@@ -16,7 +16,6 @@ import { AddPath } from './add-path.js';
 import { createQueueArgs } from './handled-store.js';
 import { LockBatches } from './lock-batches.js';
 import { LockLedger, type StoredRequest } from './lock-ledger.js';
-import { migrateLegacyQueue } from './migrate-legacy.js';
 import type { QueueContext } from './queue-context.js';
 import { QueueLocks } from './queue-locks.js';
 import { QueueScripts } from './queue-scripts.js';
@@ -58,8 +57,8 @@ export class QueueCore {
   private readonly feed?: StartUrlFeed;
   private readonly ledger = new LockLedger();
   private readonly memory: QueueMemoryCache;
-  /** Set once this client knows the queue is format 2 (opened through ensureCreated, or checked on first use). */
-  private formatChecked?: Promise<void>;
+  /** Set once this client knows the queue's meta exists (opened through ensureCreated, or checked on first use). */
+  private metaChecked?: Promise<void>;
   private readonly batches: LockBatches;
   /** This client's heartbeat (src/liveness/), or undefined with `liveness: false`. */
   readonly heartbeat?: Heartbeat;
@@ -95,7 +94,7 @@ export class QueueCore {
         lapses: () => this.heartbeat?.lapses ?? 0,
         clockOffsetMs: ctx.clockOffsetMs,
       }) ?? NO_WORKER_STATS;
-    this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize, this.workerStats, this.politeness);
+    this.addPath = new AddPath(this.scripts, this.filter, ctx.addBatchSize, this.workerStats, this.politeness, ctx.handledStore.mode === 'store');
     const feed = ctx.startUrls;
     if (feed) {
       const source: FeedSource = {
@@ -118,34 +117,31 @@ export class QueueCore {
     return this.ctx.producerLeases;
   }
 
-  /** A client used without `ensureCreated` (Crawlee always calls it; direct API users may not) checks the stored
-   * format once, before its first add, listHead or lock: a 0.1 queue gets its handled mode recorded (createQueue, so
-   * the migration marks its handled requests in this client's mode) and is migrated first (`migrate-legacy.ts`), so
-   * no request of it is stranded in 0.1's structures. One HGET on a format-2 queue. */
-  private ensureFormat(): Promise<void> {
-    this.formatChecked ??= this.migrateIfLegacy().then(
+  /** A client used without `ensureCreated` (Crawlee always calls it; direct API users may not) checks once, before
+   * its first add, listHead or lock, that the queue's meta was made by create-queue.lua (`format` 2), and runs it
+   * otherwise, so the queue records this client's handled mode and politeness. One HGET on an existing queue. */
+  private ensureMeta(): Promise<void> {
+    this.metaChecked ??= this.createIfMissing().then(
       () => undefined,
       (error: unknown) => {
-        this.formatChecked = undefined;
+        this.metaChecked = undefined;
         throw error;
       },
     );
-    return this.formatChecked;
+    return this.metaChecked;
   }
 
-  private async migrateIfLegacy(): Promise<void> {
+  private async createIfMissing(): Promise<void> {
     if ((await this.redis((r) => r.hget(this.keys.meta, 'format'))) === '2') return;
-    await this.createOrMigrate(undefined);
+    await this.create(undefined);
   }
 
-  /** Runs create-queue.lua (creates or checks the queue: politeness, handled mode) and migrates a 0.1 queue. */
-  private async createOrMigrate(name: string | undefined): Promise<void> {
+  /** Runs create-queue.lua (creates or checks the queue: politeness, handled mode). */
+  private async create(name: string | undefined): Promise<void> {
     const mine = politenessSpec(this.ctx.politeness);
     const args = [this.id, name ?? '', this.scripts.offset(), mine, ...createQueueArgs(this.ctx.handledStore)];
     const reply = (await this.scripts.run('createQueue', args)) as [number, string, string];
     checkPolitenessSpec(this.id, reply[1] ?? '', mine);
-    // A queue written by 0.1 is migrated (or waited for) before this client touches it.
-    if (reply[2] !== '2') await migrateLegacyQueue(this.scripts);
   }
 
   private redis<T>(command: (redis: QueueContext['connection']['redis']) => Promise<T>): Promise<T> {
@@ -153,15 +149,14 @@ export class QueueCore {
     return this.ctx.connection.run(() => command(this.ctx.connection.redis));
   }
 
-  /** Creates the metadata if missing (idempotent) and registers the queue in the index; migrates a queue written by
-   * 0.1 (`migrate-legacy.ts`, or waits while another worker does); checks the start-URL feed keys' types, and this
-   * client's politeness against the queue's (fixed at creation). @param name - or undefined
+  /** Creates the metadata if missing (idempotent) and registers the queue in the index; checks the start-URL feed
+   * keys' types, and this client's politeness against the queue's (fixed at creation). @param name - or undefined
    * @throws {@link StartUrlFeedTypeError} for a feed key of another type
    * @throws {@link PolitenessMismatchError} when the queue was created with other politeness settings */
   async ensureCreated(name: string | undefined): Promise<void> {
     await this.feed?.check();
-    await this.createOrMigrate(name);
-    this.formatChecked = Promise.resolve();
+    await this.create(name);
+    this.metaChecked = Promise.resolve();
     await this.redis((r) => r.sadd(queueIndexKey(this.ctx.keyPrefix), this.id));
   }
 
@@ -205,14 +200,14 @@ export class QueueCore {
 
   /** Deletes the queue, its requests and dead letters, and its index entry. */
   async drop(): Promise<void> {
-    await this.scripts.run('purgeQueue', [this.scripts.offset(), '1'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases, this.keys.legacyPending, this.keys.legacyAvail] });
+    await this.scripts.run('purgeQueue', [this.scripts.offset(), '1'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases] });
     await this.redis((r) => r.srem(queueIndexKey(this.ctx.keyPrefix), this.id));
     this.ledger.dropAllCached();
   }
 
   /** Unhandled requests in queue order, locked ones included. @param limit - at most this many */
   async listHead(limit: number): Promise<QueueHead> {
-    await this.ensureFormat();
+    await this.ensureMeta();
     const reply = (await this.scripts.run('listHead', [limit], { buffers: true })) as Array<Buffer | number>;
     const items: RequestQueueHeadItem[] = [];
     for (let i = 2; i + 1 < reply.length; i += 2) {
@@ -229,7 +224,7 @@ export class QueueCore {
 
   /** Adds requests through the one add path. @param requests - the requests @param forefront - at the head */
   async add(requests: readonly RequestSchema[], forefront: boolean): Promise<ProcessedRequest[]> {
-    await this.ensureFormat();
+    await this.ensureMeta();
     return this.addPath.add(requests, forefront);
   }
 
@@ -289,7 +284,7 @@ export class QueueCore {
    */
   async lockHead(limit: number, lockSecs: number): Promise<LockHeadResult> {
     const lockMs = this.locks.checkLockArgs(limit, lockSecs);
-    await this.ensureFormat();
+    await this.ensureMeta();
     let result = await this.locks.lockHead(limit, lockSecs, lockMs);
     if (limit > 0 && this.feed) result = await this.feed.fill(result, () => this.locks.lockHead(limit, lockSecs, lockMs), lockSecs);
     this.workerStats.locked(result.items.length);

@@ -11,6 +11,7 @@ function crawleeView(request: Request): Record<string, unknown> {
 }
 
 type Options = ConstructorParameters<typeof Request>[0];
+const FP = 'c3ab8ff13720e8ad9047dd39466b3c8974e592c2';
 const u = 'https://example.com/path/page?x=1&y=%20z';
 const shapes: Array<[string, Options, (r: Request) => void]> = [
   ['defaults only', { url: u }, () => {}],
@@ -32,6 +33,11 @@ const shapes: Array<[string, Options, (r: Request) => void]> = [
   ['extended uniqueKey', { url: u, method: 'POST', payload: 'a=1', useExtendedUniqueKey: true }, () => {}],
   ['a field at a non-default falsy value', { url: u, userData: { zero: 0 } }, (r) => { r.retryCount = 0; r.noRetry = false; }],
   ['empty headers given explicitly', { url: u, headers: {} }, () => {}],
+  ['normalized multi-parameter URL (Crawlee sorts the query, drops utm_*)', { url: 'https://Example.com/p?b=2&a=1&utm_source=x', userData: { a: 1 } }, () => {}],
+  ['normalized URL, retried', { url: 'http://example.com/p/?b=2&a=1' }, (r) => { r.retryCount = 2; }],
+  ['fingerprint uniqueKey', { url: u, uniqueKey: FP, userData: { label: 'DETAIL' } }, () => {}],
+  ['fingerprint uniqueKey, handled, with other fields', { url: u, uniqueKey: FP, method: 'POST', payload: 'a=1' }, (r) => { r.handledAt = new Date(0).toISOString(); }],
+  ['upper-case hex uniqueKey (no fingerprint: stored as text)', { url: u, uniqueKey: FP.toUpperCase() }, () => {}],
 ];
 
 describe('record format 2', () => {
@@ -39,7 +45,7 @@ describe('record format 2', () => {
     const request = new Request(options);
     mutate(request);
     const encoded = encodeRequest(request);
-    expect(encoded.record).not.toContain(encoded.id);
+    expect(encoded.record.toString()).not.toContain(encoded.id);
     const decoded = decodeRequest(encoded.record, encoded.id);
     expect(decoded.ok).toBe(true);
     if (!decoded.ok) return;
@@ -66,6 +72,39 @@ describe('record format 2', () => {
     const odd = { url: 'https://x.y/a\nb', uniqueKey: 'k' };
     expect(encodeRecord(odd)[0]).toBe('J');
     expect(parseStoredRecord(encodeRecord(odd))).toMatchObject({ ok: true, fields: { url: 'https://x.y/a\nb', uniqueKey: 'k' } });
+  });
+
+  it('uniqueKeys cost nothing when they are the normalized URL and 20 bytes when they are a fingerprint', () => {
+    const url = 'https://www.example.com/category/1/item-2?ref=list&page=3';
+    const plain = encodeRequest(new Request({ url, uniqueKey: url, userData: { depth: 1 } })).record as string;
+    const normalized = encodeRequest(new Request({ url, userData: { depth: 1 } }));
+    expect(normalized.uniqueKey).toBe('https://www.example.com/category/1/item-2?page=3&ref=list');
+    expect(normalized.record).toBe(`s${plain.slice(1)}`);
+    const fingerprint = encodeRequest(new Request({ url, uniqueKey: FP, userData: { depth: 1 } })).record as Buffer;
+    expect(fingerprint.length).toBe(plain.length + 21);
+    expect(fingerprint.subarray(0, 21)).toEqual(Buffer.concat([Buffer.from('#'), Buffer.from(FP, 'hex')]));
+    // A URL holding a newline (a "J" record) keeps a fingerprint as bytes too.
+    const odd = encodeRecord({ url: 'https://x.y/a\nb', uniqueKey: FP }) as Buffer;
+    expect(parseStoredRecord(odd)).toMatchObject({ ok: true, fields: { url: 'https://x.y/a\nb', uniqueKey: FP }, uniqueKeyFrom: 'fingerprint' });
+  });
+
+  it('a marker that does not hold is refused, never read as a wrong uniqueKey', () => {
+    const url = 'https://x.y/a?b=2&a=1';
+    const fpRecord = () => Buffer.concat([Buffer.from('#'), Buffer.from(FP, 'hex'), Buffer.from('Sx.y/a\n')]);
+    const flipped = fpRecord();
+    flipped[3]! ^= 0x10;
+    const cases: Array<[string | Buffer, string, RegExp]> = [
+      // The writer's uniqueKey was the URL as given; the record claims Crawlee's normalized URL.
+      [`s${url.slice(8)}\n`, requestIdOf(url), /normalized URL the record claims/],
+      [flipped, requestIdOf(FP), /fingerprint bytes of the record/],
+      [fpRecord().subarray(0, 15), requestIdOf(FP), /shorter than its 20 bytes/],
+      [fpRecord().toString('latin1'), requestIdOf(FP), /read as text/],
+      [Buffer.concat([fpRecord().subarray(0, 21), Buffer.from('sx.y/a\n')]), requestIdOf(FP), /fingerprint marker beside another uniqueKey/],
+      [Buffer.concat([fpRecord().subarray(0, 21), Buffer.from('Sx.y/a\n\n{"uniqueKey":"k"}')]), requestIdOf(FP), /fingerprint marker beside another uniqueKey/],
+      [`s${url.slice(8)}\n\n{"uniqueKey":"k"}`, requestIdOf('k'), /normalized-URL marker beside a stored uniqueKey/],
+    ];
+    for (const [raw, id, reason] of cases) expect(decodeRequest(raw, id), String(raw)).toMatchObject({ ok: false, reason: expect.stringMatching(reason) });
+    expect(decodeRequest(fpRecord(), requestIdOf(FP))).toMatchObject({ ok: true, request: { url: 'https://x.y/a', uniqueKey: FP } });
   });
 
   it('0.1 JSON entries ({ ...request, id }) are still read', () => {

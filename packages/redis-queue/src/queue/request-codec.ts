@@ -1,7 +1,7 @@
 import { getRequestId } from 'crawlee';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import type { RequestQueueHeadItem } from '../crawlee-types.js';
-import { encodeRecord, parseStoredRecord } from './record-format.js';
+import { encodeRecord, parseStoredRecord, type StoredRecord } from './record-format.js';
 import { requestProblem } from './request-rules.js';
 
 /** Crawlee's request id of a uniqueKey: sha256, base64 without `+/=`, first 15 characters (Crawlee's own
@@ -17,8 +17,9 @@ export interface EncodedRequest {
   uniqueKey: string;
   url: string;
   method?: string;
-  /** The stored record, format 2 (`record-format.ts`): only the fields that differ from Crawlee's defaults. */
-  record: string;
+  /** The stored record, format 2 (`record-format.ts`): only the fields that differ from Crawlee's defaults; bytes
+   * when its uniqueKey is a fingerprint. */
+  record: StoredRecord;
   handled: boolean;
 }
 
@@ -64,7 +65,7 @@ export function encodeRequest(
   }
   const problem = requestProblem(request);
   if (problem) throw new InvalidRequestError(`request ${url} is not a valid Crawlee request: ${problem}; fix that field before adding it`);
-  let record: string;
+  let record: StoredRecord;
   try {
     // Through JSON first: the record holds exactly what JSON would (toJSON applied, Dates as strings, undefined
     // dropped), and a value JSON cannot hold is refused with the field's name.
@@ -84,8 +85,6 @@ export function encodeRequest(
   };
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /** A stored request read back, or why it cannot be read. */
 export type DecodedRequest =
   | { ok: true; request: Record<string, unknown> & { id: string; url: string; uniqueKey: string } }
@@ -94,20 +93,16 @@ export type DecodedRequest =
 /**
  * Parses a stored request (a format-2 record, or 0.1's JSON, read for ever) and checks it with the rules of Crawlee's `Request` (`request-rules.ts`), at the moment
  * the entry leaves Redis. Null top-level fields are dropped (as MemoryStorage does: `new Request()` rejects them).
+ * A uniqueKey taken from a record's marker (normalized URL, fingerprint) is proven by the id: one that does not give
+ * the id is refused, never returned.
  *
- * @param raw - the stored bytes (a Buffer keeps bytes that are not UTF-8 detectable)
+ * @param raw - the stored bytes (a Buffer keeps bytes that are not UTF-8 detectable, and a fingerprint's bytes)
  * @param id - the id it is stored under
  * @returns the request, or the reason it is unreadable (for the dead letters)
  */
 export function decodeRequest(raw: string | Buffer, id: string): DecodedRequest {
   if (raw.length === 0) return { ok: false, reason: 'empty entry' };
-  let text: string;
-  try {
-    text = typeof raw === 'string' ? raw : UTF8.decode(raw);
-  } catch {
-    return { ok: false, reason: 'unknown format: bytes are not UTF-8 (e.g. a pickle)' };
-  }
-  const parsed = parseStoredRecord(text);
+  const parsed = parseStoredRecord(raw);
   if (!parsed.ok) return parsed;
   const request = parsed.fields;
   if (typeof request.url !== 'string' || typeof request.uniqueKey !== 'string') {
@@ -124,7 +119,12 @@ export function decodeRequest(raw: string | Buffer, id: string): DecodedRequest 
   // Crawlee caches a request under getRequestId(uniqueKey) and the next update is stored under that id: an entry kept
   // under another id could never be marked handled where it lives.
   const expected = requestIdOf(request.uniqueKey);
-  if (expected !== id) return { ok: false, reason: `stored under id ${id}, but its uniqueKey's request id is ${expected}` };
+  if (expected !== id) {
+    const marker = parsed.uniqueKeyFrom === 'normalized'
+      ? ' (its uniqueKey is the normalized URL the record claims: written by a Crawlee whose normalizeUrl differs, or corrupted)'
+      : parsed.uniqueKeyFrom === 'fingerprint' ? ' (its uniqueKey is the fingerprint bytes of the record: corrupted)' : '';
+    return { ok: false, reason: `stored under id ${id}, but its uniqueKey's request id is ${expected}${marker}` };
+  }
   request.id = id;
   return { ok: true, request: request as DecodedRequest & { id: string; url: string; uniqueKey: string } & Record<string, unknown> };
 }

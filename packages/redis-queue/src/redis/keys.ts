@@ -5,7 +5,7 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 export interface QueueKeys {
   /** The hash tag, braces included: `{crawlee:rq:my-crawl}`. */
   readonly tag: string;
-  /** HASH: id, name, createdAt, modifiedAt, counters (total, pending, handled), `format` (2; absent on a 0.1 queue),
+  /** HASH: id, name, createdAt, modifiedAt, counters (total, pending, handled), `format` (2),
    * order counters (`fseq`: forefront sequence, `qhead`: absolute position of the FIFO list's head). */
   readonly meta: string;
   /** HASH: request id → format-2 record (`queue/record-format.ts`) of every unhandled request (available or
@@ -62,12 +62,6 @@ export interface QueueKeys {
   /** HASH: request id → record of a handled request (its `handledAt` set): the handled store of the
    * `'request'` mode (`src/lua/includes/handled-store.lua`). */
   readonly done: string;
-  /** 0.1's ZSETs (request id → order: every unhandled request, and the available ones): read only by the
-   * migration of a 0.1 queue (`queue/migrate-legacy.ts`), which empties them. */
-  readonly legacyPending: string;
-  readonly legacyAvail: string;
-  /** STRING: the migration lock (owner token, with an expiry). */
-  readonly migrationLock: string;
   /** The twelve keys in the order every queue script expects (KEYS[1..12]). */
   readonly all: readonly string[];
 }
@@ -155,9 +149,6 @@ export function queueKeys(keyPrefix: string, queueId: string): QueueKeys {
     held: k('held'),
     stale: k('stale'),
     done: k('done'),
-    legacyPending: k('pending'),
-    legacyAvail: k('avail'),
-    migrationLock: k('migrating'),
   };
   const all = [keys.meta, keys.data, keys.fifo, keys.front, keys.locks, keys.owner, keys.dead, keys.deadInfo, keys.back, keys.held, keys.stale, keys.done];
   return { ...keys, all };

@@ -19,8 +19,6 @@ export const FEED_STEP = table.results.feedStep;
 export const REQUEUE_REPLY = table.results.requeue;
 /** Results of take-over-scrapy-batch.lua (besides the add codes). */
 export const TAKEOVER_REPLY = table.results.takeover;
-/** Results of migrate-legacy.lua. */
-export const MIGRATE_REPLY = table.results.migrate;
 /** Error reply prefixes (`redis.error_reply(ERR_NOT_FOUND .. ' detail')`), by name. */
 export const ERROR_REPLY = table.errors;
 /** Name of an error reply in the table; `mapScriptError` must have a class for each. */

@@ -12,7 +12,6 @@ import listAndLockHead from '../lua/list-and-lock-head.lua';
 import listAndLockHeadPolite from '../lua/list-and-lock-head-polite.lua';
 import politenessStats from '../lua/politeness-stats.lua';
 import listHead from '../lua/list-head.lua';
-import migrateLegacy from '../lua/migrate-legacy.lua';
 import prolongRequestLock from '../lua/prolong-request-lock.lua';
 import publishWorkerStats from '../lua/publish-worker-stats.lua';
 import purgeQueue from '../lua/purge-queue.lua';
@@ -45,7 +44,6 @@ const registry = createScriptRegistry({
     listAndLockHead,
     listAndLockHeadPolite,
     listHead,
-    migrateLegacy,
     prolongRequestLock,
     politenessStats,
     publishWorkerStats,
@@ -74,7 +72,6 @@ export type ScriptName =
   | 'listAndLockHead'
   | 'listAndLockHeadPolite'
   | 'listHead'
-  | 'migrateLegacy'
   | 'politenessStats'
   | 'prolongRequestLock'
   | 'publishWorkerStats'

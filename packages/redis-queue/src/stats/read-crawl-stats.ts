@@ -10,10 +10,15 @@ export interface CrawlStats {
   failed: number;
   /** Requests given back for a retry. */
   retried: number;
-  /** Adds the queue answered "already present" (dedup by uniqueKey). */
+  /**
+   * Duplicates filtered: requests offered to the queue that it did not take as new, whoever answered (Crawlee's
+   * request cache of a `RedisRequestQueue`, the queue's uniqueKey check, the attached dedup store). The one figure
+   * `stats`, the dashboard and the metrics show.
+   */
   alreadyPresent: number;
-  /** Requests the attached enqueue filter (a crawlee-bloom-dedup Redis store) rejected: the `filtered` field of
-   * its counter hash. Undefined when no worker reported a filter. */
+  /** Of the requests filtered, those the attached dedup store (a crawlee-bloom-dedup Redis store) answered: the
+   * `filtered` field of its counter hash, which also counts what that store filtered in front of a queue.
+   * Undefined when no worker reported a filter. */
   dedupFiltered?: number;
   /** Key of that counter hash. */
   dedupKey?: string;

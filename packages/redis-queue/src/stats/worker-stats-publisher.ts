@@ -7,6 +7,8 @@ import { runPublishScript } from './stats-script.js';
 import type { WorkerStatsSettings } from './worker-stats-options.js';
 import { classifyUpdate, type DedupCounterLocation, type WorkerStatsRecorder } from './worker-stats-recorder.js';
 import { workerStatsKeys, type WorkerStatsKeys } from './worker-stats-keys.js';
+import { insideQueueLevelAdd } from './queue-level-adds.js';
+import { ADD_FILTERED, ADD_PRESENT, ADD_PRESENT_HANDLED } from '../queue/reply-codes.js';
 
 interface Counters {
   handled: number;
@@ -84,6 +86,10 @@ export class WorkerStatsPublisher implements WorkerStatsRecorder {
     this.count('handled', 1);
   }
 
+  duplicates(n: number): void {
+    if (n > 0) this.count('alreadyPresent', n);
+  }
+
   failed(): void {
     this.count('failed', 1);
   }
@@ -97,9 +103,12 @@ export class WorkerStatsPublisher implements WorkerStatsRecorder {
   }
 
   added(codes: readonly number[], dedup?: DedupCounterLocation): void {
-    let present = 0;
-    for (const code of codes) if (code === 1 || code === 2) present++;
-    if (present > 0) this.count('alreadyPresent', present);
+    // A RedisRequestQueue counts its own adds (Crawlee's request cache included): see queue-level-adds.ts.
+    if (!insideQueueLevelAdd()) {
+      let present = 0;
+      for (const code of codes) if (code === ADD_PRESENT || code === ADD_PRESENT_HANDLED || code === ADD_FILTERED) present++;
+      if (present > 0) this.count('alreadyPresent', present);
+    }
     if (dedup && (dedup.key !== this.dedup?.key || dedup.field !== this.dedup.field)) {
       this.dedup = dedup;
       this.dedupSent = false;
@@ -176,6 +185,11 @@ export class WorkerStatsPublisher implements WorkerStatsRecorder {
       for (const name of Object.keys(deltas) as Array<keyof Counters>) this.pending[name] += deltas[name];
       log.debug(`crawlee-redis-queue: worker stats publish failed (retried next interval): ${String(error)}`);
     }
+  }
+
+  /** True once {@link WorkerStatsPublisher.close} was called (its record says `stopped`). */
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   /** True once the first lock started the timer. */

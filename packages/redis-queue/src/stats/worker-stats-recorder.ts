@@ -25,8 +25,15 @@ export interface WorkerStatsRecorder {
    */
   updated(request: { handledAt?: unknown; userData?: unknown }): void;
   /**
-   * An add script answered.
-   * @param codes - one code per request of add-requests.lua (1/2: already present, 3: filtered)
+   * Requests offered through a `RedisRequestQueue` that it did not take as new, whoever answered (Crawlee's request
+   * cache, the queue, the dedup store): the crawl's duplicates filtered.
+   * @param n - count
+   */
+  duplicates(n: number): void;
+  /**
+   * An add script answered; its duplicates (1/2: already present, 3: filtered) count unless the add came through a
+   * `RedisRequestQueue`, which counts its own ({@link WorkerStatsRecorder.duplicates}).
+   * @param codes - one code per request of add-requests.lua
    * @param dedup - where the attached enqueue filter counts, when one is attached
    */
   added(codes: readonly number[], dedup?: DedupCounterLocation): void;
@@ -40,6 +47,7 @@ export const NO_WORKER_STATS: WorkerStatsRecorder = {
   handled: () => undefined,
   failed: () => undefined,
   retried: () => undefined,
+  duplicates: () => undefined,
   updated: () => undefined,
   added: () => undefined,
   close: () => Promise.resolve(),

@@ -37,6 +37,11 @@ export class WorkerStatsRegistry {
     });
   }
 
+  /** Publishes the counters that wait in every started publisher now (state stays `running`). */
+  async flushAll(): Promise<void> {
+    await Promise.all([...this.publishers].filter((p) => p.started && p.dirty && !p.isClosed).map((p) => p.publish()));
+  }
+
   /** Publishes every started publisher's last counters (state `stopped`) and stops them. */
   async closeAll(): Promise<void> {
     const all = [...this.publishers];

@@ -49,6 +49,8 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   private readonly ctx: QueueContext;
   /** The back-off of this client while it finds nothing at all (see {@link IdleBackoff}). */
   private readonly idle: IdleBackoff;
+  /** The producer leases this client took (`holdOpen`) and has not released yet. */
+  private readonly leases = new Set<ProducerLease>();
 
   /**
    * @param ctx - connection and settings shared by the storage client
@@ -130,7 +132,9 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     await this.core.drop();
   }
 
-  /** Lists unhandled requests in queue order, locked ones included (Crawlee's legacy `isFinished` path).
+  /** Lists the first `limit` unhandled requests in queue order, locked ones included (at most `limit` of those, the
+   * soonest-expiring). Crawlee's RequestQueueV1 (`requestLocking: false`) reads the queue only through this, a
+   * single consumer (it takes requests without locks); RequestQueueV2 only on its legacy `isFinished` path.
    * @param options - `limit` (default 100) */
   async listHead(options: ListOptions = {}): Promise<QueueHead> {
     return this.core.listHead(options.limit ?? 100);
@@ -293,9 +297,30 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async holdOpen(options: ProducerLeaseOptions = {}): Promise<ProducerLease> {
     const leases = this.core.producerLeases;
-    const lease = await openProducerLease(this.core.scripts, options, (l) => leases.delete(l));
+    const lease = await openProducerLease(this.core.scripts, options, (l) => {
+      leases.delete(l);
+      this.leases.delete(l);
+    });
     leases.add(lease);
+    this.leases.add(lease);
     return lease;
+  }
+
+  /**
+   * Ends this client's work on the queue, for a worker that is done (after `crawler.run()`) or stopping: releases
+   * every lock it still holds (each request back at its original place), releases the producer leases it took
+   * (`holdOpen`), and publishes its last worker stats with state `stopped` (the final counters, so
+   * `crawlee-redis workers` shows it finished). The connection stays open: it belongs to the storage client
+   * (`RedisRequestQueue.close()` closes one that `openRedisRequestQueue` created). Safe to call twice (the second
+   * call finds nothing left to release). A failed stats publish is logged at debug level, never thrown.
+   * @returns the number of locks released
+   * @throws {@link RedisUnreachableError} when Redis cannot be reached to release the locks
+   */
+  async close(): Promise<number> {
+    await Promise.all([...this.leases].map((lease) => lease.release().catch(() => undefined)));
+    const released = await this.core.locks.releaseAll();
+    await this.core.workerStats.close();
+    return released;
   }
 
   /**
@@ -329,6 +354,15 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   setUniqueKeyTransform(transform: UniqueKeyTransform | undefined): void {
     this.core.addPath.uniqueKeyTransform = transform;
+  }
+
+  /**
+   * Counts requests offered through `RedisRequestQueue` that it did not take as new (Crawlee's request cache, the
+   * queue or the dedup store answered), for the crawl's duplicates filtered (`RedisQueueAdmin.crawlStats()`).
+   * @param n - count
+   */
+  recordDuplicates(n: number): void {
+    this.core.workerStats.duplicates(n);
   }
 
   /** The registered uniqueKey transform, if any (applied by `RedisRequestQueue` to its own adds). */

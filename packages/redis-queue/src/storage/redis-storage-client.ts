@@ -65,13 +65,15 @@ export interface RedisStorageClientOptions {
   durability?: boolean | DurabilityOptions;
   /** Prefix of every key; a queue's keys share the hash tag `{<keyPrefix>:rq:<name>}`. @defaultValue `'crawlee'` */
   keyPrefix?: string;
-  /** Where datasets and key-value stores live (they stay per process: Crawlee keeps statistics and session-pool
-   * state in the default key-value store). @defaultValue `new MemoryStorage({ persistStorage: false })` */
+  /** Where key-value stores (and datasets with `datasets: 'local'`) live; they stay per process: Crawlee keeps
+   * statistics and session-pool state in the default key-value store. @defaultValue `new MemoryStorage({ persistStorage: false })` */
   localStorageClient?: StorageClient;
-  /** Where datasets live: `'local'` on {@link RedisStorageClientOptions.localStorageClient} (per process), or
-   * `'redis'`: one Redis list per dataset (`{<keyPrefix>:ds:<name>}:items`) that every worker's `pushData` appends
-   * to, read whole by `getData`/`forEach`/`exportToJSON` and `exportDataset`. Key-value stores stay local either way.
-   * @defaultValue 'local' */
+  /** Where datasets live when this client is the crawler's storage client (`requestQueue.crawlerConfig`, or a
+   * `Configuration` of yours): `'redis'`, one Redis list per dataset (`{<keyPrefix>:ds:<name>}:items`) that every
+   * worker's `pushData` appends to, read whole by `getData`/`forEach`/`exportToJSON` and `exportDataset`; or
+   * `'local'`, on {@link RedisStorageClientOptions.localStorageClient} (per process: workers sharing a folder with a
+   * persisting local client would overwrite each other's items). Key-value stores stay local either way.
+   * @defaultValue 'redis' */
   datasets?: 'local' | 'redis';
   /** `prolongRequestLock` extends from the current expiry (`'expiry'`, Crawlee MemoryStorage semantics) or from now.
    * @defaultValue 'expiry' */
@@ -170,7 +172,11 @@ export interface RedisStorageClientOptions {
    * per expected request at 1e-6, allocated at creation), sized by `handledBloom`; `getRequest` of a handled id
    * returns undefined, a never-added request is reported already handled (and skipped) at the false-positive rate,
    * and a handled request cannot be forgotten (`RedisQueueAdmin.forget`, `deleteRequest`: the bits are shared).
-   * In 'key' and 'bits' a request that failed for good keeps its JSON in the failed index's data, for
+   * `'store'`: nothing; the dedup store attached with crawlee-bloom-dedup's `withDedup` (a Redis store on this
+   * Redis) is the record of handled requests, one seen-set per crawl (a Bloom store: nothing per handled request
+   * beyond its bits); every add must run through it (else `DedupStoreRequiredError`, nothing written), a takeover
+   * is refused, and a handled request cannot be forgotten through the queue.
+   * In 'key', 'bits' and 'store' a request that failed for good keeps its JSON in the failed index's data, for
    * `failed()` / `requeueFailed()`. @defaultValue 'key' */
   handledRequests?: HandledRequestsMode;
   /** Sizing of the `'bits'` filter (only with `handledRequests: 'bits'`; see {@link HandledBloomOptions}).
@@ -191,8 +197,8 @@ export const STORAGE_CLIENT_OPTIONS: KnownOptions<RedisStorageClientOptions> = {
 };
 
 /**
- * A Crawlee `StorageClient` whose request queues live in Redis, shared by every process that opens the same name;
- * datasets and key-value stores stay on a per-process client. `purge()` (Crawlee's `purgeOnStart`) never touches
+ * A Crawlee `StorageClient` whose request queues and datasets live in Redis, shared by every process that opens the
+ * same name; key-value stores stay on a per-process client. `purge()` (Crawlee's `purgeOnStart`) never touches
  * Redis: a shared queue is only emptied explicitly (`RedisQueueAdmin.purge()` or `queue.drop()`).
  *
  * @example
@@ -206,7 +212,7 @@ export class RedisStorageClient implements StorageClient {
   readonly redis: RedisConnection;
   /** The key prefix. */
   readonly keyPrefix: string;
-  /** Where datasets and key-value stores live. */
+  /** Where key-value stores (and datasets with `datasets: 'local'`) live. */
   readonly localStorageClient: StorageClient;
   private readonly connection: ConnectionHandle;
   private readonly ctx: QueueContext;
@@ -224,7 +230,7 @@ export class RedisStorageClient implements StorageClient {
     if (prolongLockFrom !== 'expiry' && prolongLockFrom !== 'now') {
       throw new InvalidOptionsError(`prolongLockFrom must be 'expiry' or 'now' (got ${JSON.stringify(prolongLockFrom)})`);
     }
-    const datasets = options.datasets ?? 'local';
+    const datasets = options.datasets ?? 'redis';
     if (datasets !== 'local' && datasets !== 'redis') {
       throw new InvalidOptionsError(`datasets must be 'local' or 'redis' (got ${JSON.stringify(datasets)})`);
     }
@@ -282,13 +288,13 @@ export class RedisStorageClient implements StorageClient {
     };
   }
 
-  /** The datasets: in Redis with `datasets: 'redis'`, else those of the local storage client. */
+  /** The datasets: in Redis (default), or those of the local storage client with `datasets: 'local'`. */
   datasets(): ReturnType<StorageClient['datasets']> {
     if (this.redisDatasets) return new RedisDatasetCollectionClient(this.ctx);
     return this.localStorageClient.datasets();
   }
 
-  /** A dataset: in Redis with `datasets: 'redis'`, else of the local storage client. @param id - dataset id */
+  /** A dataset: in Redis (default), or of the local storage client with `datasets: 'local'`. @param id - dataset id */
   dataset(id: string): ReturnType<StorageClient['dataset']> {
     if (this.redisDatasets) return new RedisDatasetClient(this.ctx, id);
     return this.localStorageClient.dataset(id);
@@ -326,9 +332,12 @@ export class RedisStorageClient implements StorageClient {
     await this.localStorageClient.purge?.();
   }
 
-  /** Called by Crawlee at the end of `crawler.run()`: tears the local client down; the Redis connection stays
-   * usable (a crawler may run again). Use {@link RedisStorageClient.close} when done. */
+  /** Called by Crawlee at the end of `crawler.run()` when this is the crawler's storage client: publishes the worker
+   * stats counted since the last interval (so the crawl's totals add up even if the process then quits its
+   * connection) and tears the local client down; the Redis connection stays usable (a crawler may run again). Use
+   * `requestQueue.close()` (or {@link RedisStorageClient.close}) when done. */
   async teardown(): Promise<void> {
+    await this.ctx.workerStats?.flushAll();
     await this.localStorageClient.teardown?.();
   }
 

@@ -220,6 +220,26 @@ describe('crawlee-redis', () => {
     expect(text.stdout).toMatch(/WORKER\s+STATE[\s\S]*alive/);
   });
 
+  it('watch without --frames runs in a pipe until SIGINT: one frame per interval, then exit 0', async () => {
+    world = createWorld(backend);
+    await seededQueue();
+    const run = startBin(['watch', 'queue', '--interval', '0.2', '--redis', url, '--key-prefix', world.keyPrefix]);
+    const headers = () => run.output().split('\n').filter((line) => line.startsWith('crawlee-redis watch queue'));
+    for (let i = 0; i < 200 && headers().length < 4; i++) await sleep(50);
+    expect(headers().length, run.errors()).toBeGreaterThanOrEqual(4);
+    // A pipe gets plain frames, one after the other: no cursor movement or screen clearing.
+    expect(run.output()).not.toContain('\x1b');
+    expect(run.output()).toMatch(/handled 1 \/ 5 \(20\.0%\)\s+pending 4/);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+    expect(run.errors()).toBe('');
+    for (const frames of ['0', '1.5', 'x']) {
+      const bad = await cli(['watch', 'queue', '--frames', frames]);
+      expect(bad.code, frames).toBe(2);
+      expect(bad.stderr).toContain('--frames must be a positive integer');
+    }
+  });
+
   it('usage errors exit 2, runtime errors exit 1, credentials are masked', async () => {
     world = createWorld(backend);
     expect((await cli(['stats'])).code).toBe(2); // missing argument
@@ -258,7 +278,7 @@ describe('crawlee-redis', () => {
     await seededQueue();
     const run = startBin(['metrics', '--port', '0', '--json', '--redis', url, '--key-prefix', world.keyPrefix]);
     try {
-      for (let i = 0; i < 100 && !run.output().includes('\n'); i++) await sleep(50);
+      for (let i = 0; i < 300 && !run.output().includes('\n'); i++) await sleep(50);
       const { url: endpoint } = JSON.parse(run.output()) as { url: string };
       expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
       const response = await fetch(endpoint);

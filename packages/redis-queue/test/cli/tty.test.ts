@@ -60,6 +60,21 @@ describe('crawlee-redis on a terminal', () => {
     expect(screen).toMatch(/alive/);
   });
 
+  it('watch without --frames (the README command) redraws until Ctrl-C, then exits 0', async () => {
+    world = createWorld(backend);
+    const c = await world.client('w', { workerStats: { intervalSecs: 0.1, ttlSecs: 30 } });
+    await c.batchAddRequests([req(1), req(2), req(3)]);
+    runInTerminal('watch-forever', ['watch', 'queue', '--interval', '0.2']);
+    const third = await screenUntil('watch-forever', (s) => /frame (\d+)\)/.test(s) && Number(/frame (\d+)\)/.exec(s)![1]) >= 3);
+    expect(third).not.toContain('EXIT=');
+    expect(third.match(/crawlee-redis watch queue/g)).toHaveLength(1);
+    expect(third).toMatch(/handled 0 \/ 3 \(0\.0%\)\s+pending 3/);
+    tmux('send-keys', '-t', 'watch-forever', 'C-c');
+    const done = await screenUntil('watch-forever', (s) => s.includes('EXIT='));
+    expect(done).toContain('EXIT=0');
+    expect(done).not.toContain('--frames must be');
+  });
+
   it('purge asks on the terminal and runs once the queue name is typed', async () => {
     world = createWorld(backend);
     const c = await world.client('w');

@@ -141,37 +141,6 @@ describe('handledRequests', () => {
     expect(String(warned[0]![0])).toMatch(/holds 30 handled requests, more than its handledBloom.expectedRequests \(20\)/);
   });
 
-  it('a 0.1 queue (handled requests in data, no mode) is migrated into the mode it is opened with: its handled entries still dedup', async () => {
-    open();
-    const keys = queueKeys(world.keyPrefix, world.name);
-    // The 0.1 layout: a handled request is in data and in no order set; counters in meta; no mode, no format.
-    // More than two buckets' load (48 each), so the migration splits the index: its parameters must reach meta.
-    const n = 120;
-    const olds = Array.from({ length: n }, (_, i) => ({ ...handled(1000 + i), id: idOf(`https://example.com/${1000 + i}`) }));
-    await world.redis.hset(keys.data, ...olds.flatMap((o) => [o.id, JSON.stringify(o)]));
-    await world.redis.hset(keys.meta, 'id', world.name, 'name', world.name, 'total', n, 'pending', 0, 'handled', n, 'createdAt', Date.now());
-    const old = olds[0]!;
-    const c = await world.client('a');
-    expect((await c.addRequest(req(1000))).wasAlreadyHandled).toBe(true);
-    expect(await world.redis.hget(keys.meta, 'hmode')).toBe('key');
-    expect(await world.redis.hget(keys.meta, 'format')).toBe('2');
-    expect(await world.redis.hget(keys.meta, 'hxN')).toBe(String(n));
-    // Out of data into the 'key' index, which keeps no request (so it is not read back); every one still dedups.
-    expect(await world.redis.hlen(keys.data)).toBe(0);
-    expect(await handledStoreCount(world.redis, keys, 'key')).toBe(n);
-    const again = await c.batchAddRequests(olds.map((_, i) => req(1000 + i)));
-    expect(again.processedRequests.every((r) => r.wasAlreadyHandled)).toBe(true);
-    expect(await c.getRequest(old.id)).toBeUndefined();
-    await c.addRequest(req(2));
-    const [item] = (await c.listAndLockHead({ limit: 1, lockSecs: 60 })).items;
-    await c.updateRequest({ ...req(2), id: item!.id, handledAt: new Date().toISOString() });
-    expect(await handledStoreCount(world.redis, keys, 'key')).toBe(n + 1);
-    expect(await c.get()).toMatchObject({ totalRequestCount: n + 1, handledRequestCount: n + 1, pendingRequestCount: 0 });
-    // Reclaiming an old handled request re-opens it, as before.
-    expect(await c.updateRequest({ ...req(1000), id: old.id })).toMatchObject({ wasAlreadyPresent: true, wasAlreadyHandled: true });
-    expect(await c.get()).toMatchObject({ totalRequestCount: n + 1, handledRequestCount: n, pendingRequestCount: 1 });
-  });
-
   it("failed requests in 'key' and 'bits' keep their JSON for failed() and requeueFailed()", async () => {
     for (const mode of ['key', 'bits'] as const) {
       open(`f-${mode}`);

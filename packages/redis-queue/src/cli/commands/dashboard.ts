@@ -17,8 +17,8 @@ export const dashboardCommand = defineCliCommand(
     if (!/^\d+$/.test(String(options.port)) || port > 65535) throw new CliUsageError(`--port must be a TCP port number from 0 to 65535 (got ${String(options.port)})`);
     const host = options.host as string;
     // Checked before the server starts: an unreachable Redis fails the command (exit 1) instead of a page of errors.
-    await ctx.redis();
-    const dashboard = await startDashboard({ redis: ctx.redisUrl, keyPrefix: ctx.keyPrefix, port, host });
+    const redis = await ctx.redisTarget();
+    const dashboard = await startDashboard({ redis, keyPrefix: ctx.keyPrefix, port, host });
     const exposed = !LOOPBACK.has(host);
     if (exposed) ctx.warn(`the dashboard listens on ${host}: it has no authentication and can requeue dead letters; anyone who can reach ${dashboard.url} can use it`);
     if (ctx.json) ctx.print(JSON.stringify({ url: dashboard.url, keyPrefix: ctx.keyPrefix, exposed }));

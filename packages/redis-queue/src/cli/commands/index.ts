@@ -11,6 +11,7 @@ import { purgeCommand } from './purge.js';
 import { seedCommand } from './seed.js';
 import { statsCommand } from './stats.js';
 import { takeoverCommand } from './takeover.js';
+import { versionCommand } from './version.js';
 import { watchCommand } from './watch.js';
 import { workersCommand } from './workers.js';
 
@@ -33,4 +34,5 @@ export const COMMANDS: readonly CliCommandModule[] = [
   metricsCommand,
   dashboardCommand,
   exportCommand,
+  versionCommand,
 ];

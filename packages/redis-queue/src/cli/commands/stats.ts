@@ -62,7 +62,7 @@ export const statsCommand = defineCliCommand(
         ['succeeded', s.crawl.handled],
         ['failed', s.crawl.failed],
         ['retried', s.crawl.retried],
-        ['dedup hits', `${s.crawl.alreadyPresent.toLocaleString('en-US')} already in the queue${s.crawl.dedupFiltered === undefined ? '' : `, ${s.crawl.dedupFiltered.toLocaleString('en-US')} filtered by ${s.crawl.dedupKey!}`}`],
+        ['duplicates filtered', `${s.crawl.alreadyPresent.toLocaleString('en-US')}${s.crawl.dedupFiltered === undefined ? '' : ` (${s.crawl.dedupFiltered.toLocaleString('en-US')} answered by the dedup store ${s.crawl.dedupKey!})`}`],
         ['workers', `${s.workers.alive} alive, ${s.workers.stopped} stopped, ${s.workers.dead} dead`],
         ['rate', `${s.rate.toFixed(1)} req/s`],
         ['queue memory', `${formatBytes(s.queueBytes)}${s.total > 0 ? ` (${Math.round(s.queueBytes / s.total)} B per request)` : ''}`],

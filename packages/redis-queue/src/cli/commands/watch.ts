@@ -21,12 +21,19 @@ export const watchCommand = defineCliCommand(
   async (ctx, [name], options) => {
     const intervalSecs = Number(options.interval);
     if (!Number.isFinite(intervalSecs) || intervalSecs < 0.1) throw new CliUsageError(`--interval must be a number of seconds, at least 0.1 (got ${String(options.interval)})`);
-    const frames = options.frames === undefined ? Infinity : Number(options.frames);
-    if (!Number.isInteger(frames) || frames < 1) throw new CliUsageError(`--frames must be a positive integer (got ${String(options.frames)})`);
+    // Without --frames it runs until Ctrl-C / SIGTERM (Infinity is not an integer: checked only when given).
+    const framesOption = options.frames as string | undefined;
+    const frames = framesOption === undefined ? Infinity : Number(framesOption);
+    if (framesOption !== undefined && !(/^\d+$/.test(framesOption) && frames >= 1)) {
+      throw new CliUsageError(`--frames must be a positive integer (got ${framesOption}); leave it out to run until Ctrl-C`);
+    }
     const admin = await ctx.admin(name as string);
     let stop = false;
+    // Ctrl-C / SIGTERM ends the wait between frames at once, and the command exits 0 (stopping is the user's choice).
+    const stopped = new AbortController();
     const onSignal = () => {
       stop = true;
+      stopped.abort();
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
@@ -60,7 +67,7 @@ export const watchCommand = defineCliCommand(
           ctx.io.stdout.write(tty ? CLEAR : frame > 1 ? '\n' : '');
           ctx.print(lines.join('\n'));
         }
-        if (frame < frames && !stop) await sleep(intervalSecs * 1000);
+        if (frame < frames && !stop) await sleep(intervalSecs * 1000, undefined, { signal: stopped.signal }).catch(() => undefined);
       }
     } finally {
       process.off('SIGINT', onSignal);

@@ -267,6 +267,25 @@ function renderQueue(queue, at) {
   renderDeadLetters(entry, queue);
 }
 
+/** Draws one snapshot of /api/overview (or the one the server put into the page). */
+function render(overview) {
+  const status = document.getElementById('status');
+  const at = Date.parse(overview.at);
+  document.getElementById('redis').textContent = overview.redis;
+  document.getElementById('prefix').textContent = overview.keyPrefix;
+  document.getElementById('memory').textContent = bytes(overview.memoryBytes);
+  push(memory.t, at / 1000); push(memory.bytes, overview.memoryBytes / 1048576);
+  memory.chart ??= chart(document.getElementById('memory-chart'), [['used MB', COLORS.memory]], 120, 90);
+  memory.chart.setData([memory.t, memory.bytes]);
+  for (const queue of overview.queues) renderQueue(queue, at);
+  const names = new Set(overview.queues.map((q) => q.name));
+  for (const [name, entry] of queues) if (!names.has(name)) { entry.card.remove(); queues.delete(name); }
+  document.getElementById('empty').hidden = overview.queues.length > 0;
+  status.textContent = `updated ${new Date(at).toLocaleTimeString()}`;
+  status.dataset.at = overview.at;
+  status.classList.remove('stale');
+}
+
 let inFlight = false;
 async function poll() {
   if (inFlight) return;
@@ -276,21 +295,8 @@ async function poll() {
     const res = await fetch('/api/overview', { cache: 'no-store' });
     const overview = await res.json();
     if (!res.ok) throw new Error(overview.error ?? res.statusText);
-    const at = Date.parse(overview.at);
-    document.getElementById('redis').textContent = overview.redis;
-    document.getElementById('prefix').textContent = overview.keyPrefix;
-    document.getElementById('memory').textContent = bytes(overview.memoryBytes);
-    push(memory.t, at / 1000); push(memory.bytes, overview.memoryBytes / 1048576);
-    memory.chart ??= chart(document.getElementById('memory-chart'), [['used MB', COLORS.memory]], 120, 90);
-    memory.chart.setData([memory.t, memory.bytes]);
-    for (const queue of overview.queues) renderQueue(queue, at);
-    const names = new Set(overview.queues.map((q) => q.name));
-    for (const [name, entry] of queues) if (!names.has(name)) { entry.card.remove(); queues.delete(name); }
-    document.getElementById('empty').hidden = overview.queues.length > 0;
-    status.textContent = `updated ${new Date(at).toLocaleTimeString()}`;
-    status.dataset.at = overview.at;
+    render(overview);
     status.dataset.polls = String(Number(status.dataset.polls ?? 0) + 1);
-    status.classList.remove('stale');
   } catch (error) {
     status.textContent = `no answer: ${error.message}`;
     status.classList.add('stale');
@@ -305,5 +311,8 @@ function tick() {
 
 tick();
 setInterval(tick, 1000);
-poll();
+// The server put its first snapshot into the page: draw it now, before the first paint, then poll as usual.
+const initial = document.getElementById('initial-overview');
+if (initial) render(JSON.parse(initial.textContent));
+else poll();
 setInterval(poll, POLL_MS);

@@ -7,6 +7,10 @@
 --              sha256 without '+/=', so uniform): b = h mod 2^L, and h mod 2^(L+1) when b < S. When the entry count
 --              N passes load x (2^L + S), bucket S alone is split into S and S + 2^L, so both stay listpack, an
 --              insert is O(load) at worst and the index is never rehashed as a whole. meta: hxL hxS hxN hxLoad.
+--   'store'    nothing: the dedup store attached to the queue (docs/enqueue-filter-seam.md) is the record of handled
+--              requests. Its op runs in every add (add-requests.lua refuses an add without one), so a request the
+--              store has seen and the queue does not hold pending was enqueued before and is handled (or filtered).
+--              Scripts that only have an id cannot tell a handled request from an unknown one here.
 --   'bits'     <tag>:hb:<i> STRING Bloom blocks of hbBits bits (at most 2^32), hbK bits per id, hbBlocks blocks,
 --              index scheme sha1-km64-v1 over the request id (the kit's bloom-bits fragment, as crawlee-bloom-dedup):
 --              block = uint32be(sha1[16..20]) mod hbBlocks. Bits cannot be cleared (they are shared), so a handled
@@ -78,6 +82,7 @@ end
 local function isHandled(id)
   local s = hsLoad()
   if s.mode == 'request' then return redis.call('HEXISTS', KEYS[12], id) == 1 end
+  if s.mode == 'store' then return false end
   if s.mode == 'bits' then
     local key, offsets = hsBits(id)
     return bloomCheck(key, offsets, s.k)
@@ -91,6 +96,8 @@ local function markHandled(id, json)
   local s = hsLoad()
   if s.mode == 'request' then
     redis.call('HSET', KEYS[12], id, json)
+  elseif s.mode == 'store' then
+    return
   elseif s.mode == 'bits' then
     local key, offsets = hsBits(id)
     bloomCheckAndSet(key, offsets, s.k)
@@ -105,7 +112,7 @@ end
 local function unmarkHandled(id)
   local s = hsLoad()
   if s.mode == 'request' then return redis.call('HDEL', KEYS[12], id) == 1 end
-  if s.mode == 'bits' then return false end
+  if s.mode == 'bits' or s.mode == 'store' then return false end
   if redis.call('HDEL', hsBucket(hsH62(id)), id) == 1 then
     s.N = s.N - 1
     s.dirty = true
@@ -126,7 +133,7 @@ local function handledRecord(id)
 end
 
 -- How many handled requests the store holds (for counters re-derived after a removal): 'request' counts its hash,
--- 'key' its index; 'bits' cannot count, so the meta counter stands. O(1).
+-- 'key' its index; 'bits' and 'store' cannot count, so the meta counter stands. O(1).
 local function handledCount()
   local s = hsLoad()
   if s.mode == 'request' then return redis.call('HLEN', KEYS[12]) end
