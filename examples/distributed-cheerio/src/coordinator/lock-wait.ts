@@ -22,8 +22,8 @@ export async function explainLockWait(
   const wait = lastExpiresInSecs === undefined ? undefined : Math.ceil(lastExpiresInSecs);
   return (
     `waiting for ${locked} locked request(s): no page done for ${quietSecs} s. Locks of a worker that was ` +
-    'killed or lost its coordinator come back when they expire' +
+    'killed come back one liveness window (5 s) after its last heartbeat' +
     (wait === undefined ? '' : `, the last one in about ${wait} s`) +
-    ' (--lock-secs; a worker that stops normally hands its locks back at once)'
+    ' (a worker that stops normally hands its locks back at once)'
   );
 }

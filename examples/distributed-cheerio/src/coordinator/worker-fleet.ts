@@ -111,7 +111,7 @@ export class WorkerFleet {
     const [worker, child] = first.value;
     this.killed.add(worker);
     child.kill('SIGKILL');
-    log.warning(`chaos: sent SIGKILL to ${worker} (pid ${child.pid}); its locked requests come back when their locks expire`);
+    log.warning(`chaos: sent SIGKILL to ${worker} (pid ${child.pid}); its locked requests come back when its heartbeat lapses (about 5 s)`);
     return { killed: worker, replacement: this.start() };
   }
 
