@@ -51,7 +51,8 @@ describe('--join', () => {
     const admin = new RedisQueueAdmin({ redis: redisUrl, name });
     const lease = await admin.openProducerLease({ leaseSecs: 5 });
     const output = join(dir, 'lease-pages.jsonl');
-    const run = spawnCli(['--join', '--queue', name, '--redis', redisUrl, '--workers', '1', '--output', output]);
+    // --dedup none: the seeding side below adds with a plain queue (no Bloom store to share; the subject is the lease).
+    const run = spawnCli(['--join', '--queue', name, '--redis', redisUrl, '--workers', '1', '--dedup', 'none', '--output', output]);
     try {
       const deadline = Date.now() + 60_000;
       while (run.workerPids().length === 0 && Date.now() < deadline) {

@@ -19,7 +19,8 @@ afterAll(async () => {
 async function pendingRequests(queue: string): Promise<Array<{ retryCount: number; errorMessages: string[]; handledAt?: string }>> {
   const redis = new Redis(redisUrl);
   try {
-    const stored = await redis.hgetall(`{crawlee:rq:${queue}}:data`);
+    // As bytes: a record whose uniqueKey is a fingerprint holds its 20 raw bytes.
+    const stored = await redis.hgetallBuffer(`{crawlee:rq:${queue}}:data`);
     return Object.entries(stored).map(([id, raw]) => {
       const decoded = decodeRequest(raw, id);
       if (!decoded.ok) throw new Error(`unreadable stored request ${id}: ${decoded.reason}`);
