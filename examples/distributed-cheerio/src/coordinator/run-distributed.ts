@@ -141,6 +141,7 @@ export async function runDistributed(input: {
   running.fleet = fleet;
   // The page counter is per queue: its value before the first worker starts is the earlier runs' (a resume).
   const clock = new PageClock(async () => Number((await redis.hget(keys.countersKey, 'pages')) ?? 0));
+  const countersAtStart = await counters.read();
   await clock.start();
   const startedAt = Date.now();
   let interrupted: NodeJS.Signals | null = null;
@@ -233,6 +234,7 @@ export async function runDistributed(input: {
     durationSecs,
     crawlSecs: clock.crawlSecs,
     pagesThisRun: clock.pages,
+    countersAtStart,
     redisUsedMemoryBytes,
     runKeysMemoryBytes,
     queueMemory,
