@@ -108,7 +108,7 @@ describe('the summary', () => {
     const resumed = buildSummary({ ...input({ total: 1174, pending: 0, locked: 0, handled: 1174, deadLetters: 0 }, 1174), crawlSecs: 8.29, pagesThisRun: 166 });
     expect(resumed).toMatchObject({ pagesHandled: 1174, pagesThisRun: 166, requestsPerSecond: 20 });
     // The time belongs to this run's pages; the earlier runs' come after it.
-    expect(printed(resumed)).toMatch(/requests\/s +20 \(166 pages this run in 8\.29 s, 1 s with start-up; 1008 more by earlier runs\)/);
+    expect(printed(resumed)).toMatch(/requests\/s +20 \(166 pages this run in 8\.29 s; 1 s with start-up; 1008 more by earlier runs\)/);
   });
 
   it("a resume: the per-worker lines are this run's workers and this run's pages (earlier runs had a worker-1 too)", () => {

@@ -312,7 +312,7 @@ export function printSummary(s: RunSummary): void {
   if (s.failedRequests + s.httpErrors > 0) log.info(`  failed / HTTP errors    ${s.failedRequests} / ${s.httpErrors}`);
   const earlier = s.pagesHandled > s.pagesThisRun ? `; ${s.pagesHandled - s.pagesThisRun} more by earlier runs` : '';
   const thisRun = s.pagesHandled > s.pagesThisRun ? ' this run' : '';
-  log.info(`  requests/s              ${s.requestsPerSecond} (${count(s.pagesThisRun, 'page')}${thisRun} in ${s.crawlSecs} s, ${s.durationSecs} s with start-up${earlier})`);
+  log.info(`  requests/s              ${s.requestsPerSecond} (${count(s.pagesThisRun, 'page')}${thisRun} in ${s.crawlSecs} s; ${s.durationSecs} s with start-up${earlier})`);
   const server = s.redisCluster ? "the cluster's masters" : 'the server';
   log.info(`  Redis memory            ${bytes(s.redisUsedMemoryBytes)} used by ${server}, ${bytes(s.runKeysMemoryBytes)} by this run's keys`);
   if (s.queueMemory !== null) {
