@@ -67,5 +67,17 @@ describe('--max-requests on a named queue, then a resume', () => {
     expect(resume.summary.allPagesCrawled).toBe(true);
     expect(text).not.toContain('--max-requests');
     expect(text).toMatch(/result +every page crawled/);
+    // The per-worker lines are this run's: the first run's worker-1 and worker-2 had the same names.
+    expect(resume.summary.workers.map((w) => w.worker)).toHaveLength(2);
+    expect(resume.summary.workers.reduce((sum, w) => sum + w.pages, 0)).toBe(resume.summary.pagesThisRun);
+    expect(resume.summary.pagesThisRun).toBe(resume.summary.pagesHandled - 5);
+    // One definition of duplicates filtered: the resume's re-offered start URL is no duplicate of the crawl's, for the
+    // summary as for the queue's crawl stats (`crawlee-redis stats`, the metrics).
+    const after = new RedisQueueAdmin({ redis: redisUrl, name: queue });
+    try {
+      expect(resume.summary.duplicatesFiltered).toBe((await after.crawlStats()).alreadyPresent);
+    } finally {
+      await after.close();
+    }
   });
 });

@@ -107,7 +107,30 @@ describe('the summary', () => {
     // 1,174 records in the output, of which this run recorded 166 in 8.29 s.
     const resumed = buildSummary({ ...input({ total: 1174, pending: 0, locked: 0, handled: 1174, deadLetters: 0 }, 1174), crawlSecs: 8.29, pagesThisRun: 166 });
     expect(resumed).toMatchObject({ pagesHandled: 1174, pagesThisRun: 166, requestsPerSecond: 20 });
-    expect(printed(resumed)).toMatch(/requests\/s +20 \(166 pages, this run's; 1008 by earlier runs in 8\.29 s/);
+    // The time belongs to this run's pages; the earlier runs' come after it.
+    expect(printed(resumed)).toMatch(/requests\/s +20 \(166 pages this run in 8\.29 s; 1 s with start-up; 1008 more by earlier runs\)/);
+  });
+
+  it("a resume: the per-worker lines are this run's workers and this run's pages (earlier runs had a worker-1 too)", () => {
+    const base = input({ total: 1169, pending: 0, locked: 0, handled: 1169, deadLetters: 0 }, 1169);
+    // The records: 400 by the first run's workers (a worker-3 replaced a killed one), 769 by this run's worker-1 and worker-2.
+    const merged = { ...base.merged, perWorker: new Map([['worker-1', 601], ['worker-2', 568], ['worker-3', 0]]) };
+    const exit = { pid: 1, code: 0, signal: null, killedByCoordinator: false, stopped: false, released: 0 };
+    const counters = { pages: 1169, 'pages:worker-1': 601, 'pages:worker-2': 568 };
+    const summary = buildSummary({
+      ...base,
+      merged,
+      snapshot: { ...base.snapshot, counters },
+      exits: [{ ...exit, worker: 'worker-1' }, { ...exit, worker: 'worker-2' }],
+      countersAtStart: { pages: 400, 'pages:worker-1': 201, 'pages:worker-2': 199 },
+      pagesThisRun: 769,
+    });
+    expect(summary.workers).toEqual([
+      { worker: 'worker-1', pages: 400, exit: 'finished' },
+      { worker: 'worker-2', pages: 369, exit: 'finished' },
+    ]);
+    expect(summary.workers.reduce((a, w) => a + w.pages, 0)).toBe(summary.pagesThisRun);
+    expect(printed(summary)).toMatch(/worker-1 +400 pages/);
   });
 });
 

@@ -5,7 +5,6 @@ import { RedisQueueAdmin, type ProducerLease } from 'crawlee-redis-queue';
 import { maskUrl } from '../mask-credentials.js';
 import { openRedis } from '../redis/open-redis.js';
 import type { RunOptions } from '../options.js';
-import { countOffers } from '../worker/count-offers.js';
 import { openSharedQueue } from '../worker/open-queue.js';
 import { reconnectTimeoutSecs, watchRedisLoss } from '../redis/redis-loss-watch.js';
 import { RedisRunCounters } from '../worker/run-counters.js';
@@ -17,6 +16,7 @@ import { mergeRecords, writeJsonLines } from './merge-records.js';
 import { PageClock } from './page-clock.js';
 import { ProgressReporter } from './progress.js';
 import { readQueueState, recordSeededSite } from './queue-state.js';
+import { seedStartUrl } from './seed-start-url.js';
 import { openRecordsDir, recordsDirOf, recordsFilesIn, removeRecordsDir } from './records-dir.js';
 import { redisUsedMemory, runKeysMemory } from './redis-memory.js';
 import { ResultsDataset } from './results-dataset.js';
@@ -78,7 +78,6 @@ export async function runDistributed(input: {
     ...(politeness !== undefined ? { politeness } : {}),
   });
   const counters = new RedisRunCounters(redis, keys.countersKey);
-  countOffers(queue, counters);
   const read = redisSnapshot(admin, counters, store, politeness === undefined ? undefined : () => queue.politenessStats());
   // --results redis: every worker pushes its records into the Redis dataset named after the queue.
   const results = options.results === 'redis' ? new ResultsDataset(redis, options.keyPrefix, queueName) : undefined;
@@ -103,7 +102,7 @@ export async function runDistributed(input: {
     if (options.startUrl !== undefined && politeness !== undefined && politeness.minDelaySecs > 0) {
       await queue.backOffHost(queue.hostKeyOf(site.startUrl), politeness.minDelaySecs);
     }
-    await queue.addRequests([{ url: site.startUrl }]);
+    await seedStartUrl(queue, counters, site.startUrl);
     if (before.total === 0) log.info(`queue "${queueName}" on ${shownUrl}${layout} seeded with ${maskUrl(site.startUrl)}`);
     else log.info(`resuming queue "${queueName}" on ${shownUrl}${layout}: ${before.handled} handled, ${before.pending} pending`);
   } else {
@@ -141,6 +140,7 @@ export async function runDistributed(input: {
   running.fleet = fleet;
   // The page counter is per queue: its value before the first worker starts is the earlier runs' (a resume).
   const clock = new PageClock(async () => Number((await redis.hget(keys.countersKey, 'pages')) ?? 0));
+  const countersAtStart = await counters.read();
   await clock.start();
   const startedAt = Date.now();
   let interrupted: NodeJS.Signals | null = null;
@@ -233,6 +233,7 @@ export async function runDistributed(input: {
     durationSecs,
     crawlSecs: clock.crawlSecs,
     pagesThisRun: clock.pages,
+    countersAtStart,
     redisUsedMemoryBytes,
     runKeysMemoryBytes,
     queueMemory,

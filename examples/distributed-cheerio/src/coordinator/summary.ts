@@ -38,7 +38,7 @@ export interface RunSummary {
   duplicatesFiltered: number;
   requestsOffered: number;
   requestsEnqueued: number;
-  /** Per worker: pages recorded and how the process ended. */
+  /** Per worker of this run: pages it recorded in this run and how the process ended. */
   workers: Array<{ worker: string; pages: number; exit: string }>;
   queue: QueueCounts;
   /** The queue's shard count (crawlee-redis-queue's `shards`; 1 for the one-process fallback); the queue counts are
@@ -112,6 +112,9 @@ export interface SummaryInput {
   crawlSecs: number;
   /** Pages this run recorded (the page counter less its value when the run started). */
   pagesThisRun: number;
+  /** The fleet's counters when this run started (a resume: the earlier runs' tallies, `pages:<worker>` included), so
+   * the per-worker lines count this run's pages only; absent for a run that started from nothing. */
+  countersAtStart?: Record<string, number>;
   redisUsedMemoryBytes: number | null;
   runKeysMemoryBytes: number | null;
   queueMemory?: { bytes: number | null; handledRequests: string } | null;
@@ -164,7 +167,9 @@ export function buildSummary(input: SummaryInput): RunSummary {
     failedRequests === 0 &&
     !stoppedByMaxRequests &&
     merged.pages.length > 0;
-  const workerNames = new Set([...input.exits.map((e) => e.worker), ...merged.perWorker.keys()]);
+  // This run's workers: a resumed queue's records also name the earlier runs' workers (worker-1 again, too).
+  const workerNames = new Set(input.exits.length > 0 ? input.exits.map((e) => e.worker) : merged.perWorker.keys());
+  const pagesOf = pagesThisRunOf(input);
   const workers = [...workerNames].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).map((worker) => {
     const exit = input.exits.find((e) => e.worker === worker);
     const how =
@@ -179,7 +184,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
             : exit.code === 0
               ? 'finished'
               : `failed (${exit.signal ?? exit.code})`;
-    return { worker, pages: merged.perWorker.get(worker) ?? 0, exit: how };
+    return { worker, pages: pagesOf(worker), exit: how };
   });
   return {
     mode: input.mode,
@@ -223,7 +228,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
     killedWorker:
       input.killed === null
         ? null
-        : { ...input.killed, pagesItRecorded: merged.perWorker.get(input.killed.worker) ?? 0 },
+        : { ...input.killed, pagesItRecorded: pagesOf(input.killed.worker) },
     allPagesCrawled,
     failedWorkers,
     everyPageRecordedOnce: allPagesCrawled && duplicatePagesHandled === 0,
@@ -265,6 +270,17 @@ export function buildSummary(input: SummaryInput): RunSummary {
   };
 }
 
+/**
+ * Pages a worker recorded in this run. From its records when no earlier run recorded any; on a resume, from its
+ * `pages:<worker>` counter less the counter's value at the start (the earlier runs' workers had the same names).
+ */
+function pagesThisRunOf(input: SummaryInput): (worker: string) => number {
+  const start = input.countersAtStart;
+  if (start === undefined || (start.pages ?? 0) === 0) return (worker) => input.merged.perWorker.get(worker) ?? 0;
+  const now = input.snapshot.counters;
+  return (worker) => Math.max(0, (now[`pages:${worker}`] ?? 0) - (start[`pages:${worker}`] ?? 0));
+}
+
 /** `1 page`, `2 pages`. */
 export function count(n: number, singular: string, plural = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : plural}`;
@@ -294,8 +310,9 @@ export function printSummary(s: RunSummary): void {
   const shards = s.shards > 1 ? ` (sums over ${s.shards} shards${s.redisCluster ? ' on the Redis Cluster' : ''})` : '';
   log.info(`  queue                   handled ${s.queue.handled}, pending ${s.queue.pending}, locked ${s.queue.locked ?? 'n/a'}, dead letters ${s.queue.deadLetters}${shards}`);
   if (s.failedRequests + s.httpErrors > 0) log.info(`  failed / HTTP errors    ${s.failedRequests} / ${s.httpErrors}`);
-  const earlier = s.pagesHandled > s.pagesThisRun ? `, this run's; ${s.pagesHandled - s.pagesThisRun} by earlier runs` : '';
-  log.info(`  requests/s              ${s.requestsPerSecond} (${count(s.pagesThisRun, 'page')}${earlier} in ${s.crawlSecs} s; ${s.durationSecs} s with start-up)`);
+  const earlier = s.pagesHandled > s.pagesThisRun ? `; ${s.pagesHandled - s.pagesThisRun} more by earlier runs` : '';
+  const thisRun = s.pagesHandled > s.pagesThisRun ? ' this run' : '';
+  log.info(`  requests/s              ${s.requestsPerSecond} (${count(s.pagesThisRun, 'page')}${thisRun} in ${s.crawlSecs} s; ${s.durationSecs} s with start-up${earlier})`);
   const server = s.redisCluster ? "the cluster's masters" : 'the server';
   log.info(`  Redis memory            ${bytes(s.redisUsedMemoryBytes)} used by ${server}, ${bytes(s.runKeysMemoryBytes)} by this run's keys`);
   if (s.queueMemory !== null) {

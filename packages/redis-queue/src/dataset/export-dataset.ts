@@ -14,7 +14,7 @@ import { checkKnownOptions } from '../options/known-options.js';
 
 /** Progress of {@link exportDataset}, reported after each chunk. */
 export interface ExportProgress {
-  /** Items written so far. */
+  /** Items read and exported so far (with `uniqueBy`, the duplicates skipped included). */
   written: number;
   /** Items in the dataset when the export started (items pushed later are not exported). */
   total: number;
@@ -40,6 +40,11 @@ export interface ExportDatasetOptions {
   columns?: string[];
   /** Items read from Redis per LRANGE round, 1 to 100,000. @defaultValue 1000 */
   chunkSize?: number;
+  /** Keep only the first item of each value of this top-level field (e.g. `'url'`, or a `uniqueKey` the handler
+   * pushed): a worker killed after its `pushData` but before its request was marked handled has the page crawled and
+   * pushed again by another worker. Items without the field are all kept. Holds the values seen in memory.
+   * @defaultValue undefined (every item) */
+  uniqueBy?: string;
   /** Called after each chunk is written. */
   onProgress?: (progress: ExportProgress) => void;
 }
@@ -61,19 +66,23 @@ async function write(stream: Writable, text: string): Promise<void> {
  * a large dataset never sits in memory. This is what `crawlee-redis export <dataset>` runs.
  *
  * @param options - see {@link ExportDatasetOptions}
- * @returns how many items were written
+ * @returns how many items were written, and how many `uniqueBy` skipped as duplicates
  * @throws {@link InvalidOptionsError} for a bad format, name, chunk size or URL (nothing is written)
  * @throws {@link DatasetNotFoundError} when the dataset does not exist (nothing is written)
  * @throws {@link DatasetItemUnreadableError} when an entry is not a JSON object (a file output is removed)
  */
-export async function exportDataset(options: ExportDatasetOptions): Promise<{ items: number }> {
+export async function exportDataset(options: ExportDatasetOptions): Promise<{ items: number; duplicates: number }> {
   checkKnownOptions<ExportDatasetOptions>('exportDataset options', options, {
-    redis: true, redisOptions: true, keyPrefix: true, name: true, format: true, output: true, columns: true, chunkSize: true, onProgress: true,
+    redis: true, redisOptions: true, keyPrefix: true, name: true, format: true, output: true, columns: true, chunkSize: true, uniqueBy: true, onProgress: true,
   });
   if (options.format !== 'jsonl' && options.format !== 'csv') {
     throw new InvalidOptionsError(`format must be 'jsonl' or 'csv' (got ${JSON.stringify(options.format)})`);
   }
   const chunkSize = integerOption('chunkSize', options.chunkSize);
+  const { uniqueBy } = options;
+  if (uniqueBy !== undefined && (typeof uniqueBy !== 'string' || uniqueBy.length === 0)) {
+    throw new InvalidOptionsError(`uniqueBy must be a field name (got ${JSON.stringify(uniqueBy)})`);
+  }
   const keyPrefix = options.keyPrefix ?? 'crawlee';
   assertKeyPrefix('keyPrefix', keyPrefix);
   assertKeyPart('dataset name', options.name);
@@ -86,17 +95,30 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<{ it
     const path = typeof options.output === 'string' ? options.output : undefined;
     const stream = path ? await openOutput(path) : ((options.output as Writable | undefined) ?? process.stdout);
     let written = 0;
+    let duplicates = 0;
+    const seen = new Set<string>();
+    const isFirst = (item: Record<string, unknown>): boolean => {
+      if (uniqueBy === undefined || item[uniqueBy] === undefined) return true;
+      const key = JSON.stringify(item[uniqueBy]);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    };
     try {
       let columns = options.columns;
       while (written < total) {
         const page = await client.listItems({ offset: written, limit: Math.min(chunkSize, total - written) });
         if (page.items.length === 0) break; // deleted under us
-        if (options.format === 'jsonl') {
-          await write(stream, page.items.map((item) => `${JSON.stringify(item)}\n`).join(''));
+        const items = page.items.filter(isFirst);
+        duplicates += page.items.length - items.length;
+        if (items.length === 0) {
+          // every item of the chunk was a duplicate: nothing to write
+        } else if (options.format === 'jsonl') {
+          await write(stream, items.map((item) => `${JSON.stringify(item)}\n`).join(''));
         } else {
           const header = columns === undefined;
-          columns ??= Object.keys(page.items[0]!);
-          const rows = page.items.map((item) => columns!.map((column) => cell(item[column])));
+          columns ??= Object.keys(items[0]!);
+          const rows = items.map((item) => columns!.map((column) => cell(item[column])));
           await write(stream, stringify(header ? [columns, ...rows] : rows));
         }
         written += page.items.length;
@@ -115,7 +137,7 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<{ it
       }
       throw error;
     }
-    return { items: written };
+    return { items: written - duplicates, duplicates };
   } finally {
     await connection.close();
   }

@@ -115,6 +115,20 @@ describe('crawlee-redis export', () => {
     expect(text.stdout).toBe(`exported 2,500 items of dataset "${NAME}" to ${join(dir, 'again.csv')} (csv)\n`);
   });
 
+  it('--unique-by url keeps the first record of each url (a killed worker\'s page pushed twice), across chunks', async () => {
+    const name = 'pushed-twice';
+    const { id } = await storageClient.datasets().getOrCreate(name);
+    const records = [0, 1, 2, 1, 3, 0, 4].map((n, i) => ({ url: `https://shop.example/${n}`, worker: `w${i}` }));
+    await storageClient.dataset(id).pushItems([...records, { worker: 'no url' }]);
+    const output = join(mkdtempSync(join(tmpdir(), 'export-unique-')), 'pages.jsonl');
+    const run = await cli(['export', name, '--unique-by', 'url', '--chunk-size', '2', '--output', output]);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = readFileSync(output, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+    expect(lines).toEqual([records[0], records[1], records[2], records[4], records[6], { worker: 'no url' }]);
+    expect(run.stdout).toContain('exported 6 items of dataset "pushed-twice"');
+    expect(run.stdout).toContain('2 duplicates by url skipped');
+  });
+
   it('a bad format or chunk size exits 2, an unknown dataset exits 1, and neither writes a file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'export-'));
     const bad = await cli(['export', NAME, '--format', 'xml', '-o', join(dir, 'x')]);

@@ -289,6 +289,24 @@ it('shows the queues in the first paint, before any poll answers, and serves a f
     expect(await p.locator('#prefix').textContent()).toBe(keyPrefix);
     expect(await p.locator('#memory').textContent()).toMatch(/^\d+(\.\d)? (B|KB|MB|GB)$/);
     expect(await p.locator('#empty').isVisible()).toBe(false);
+    // The charts of that one snapshot: a time axis around now (not one padded by years), and the point drawn.
+    const now = Date.now() / 1000;
+    const x = await p.evaluate<number[]>('[memory.chart.scales.x.min, memory.chart.scales.x.max, queues.get("first-paint").charts.requests.scales.x.max]');
+    for (const t of x) expect(Math.abs(t - now), `x axis ${x.map((v) => new Date(v * 1000).toISOString()).join(' -> ')}`).toBeLessThan(300);
+    // Pixels of a series' colour on a chart's canvas.
+    const drawn = (selector: string, rgb: [number, number, number]) =>
+      p.evaluate(({ selector, rgb }) => {
+        const canvas = document.querySelector<HTMLCanvasElement>(`${selector} canvas`);
+        const data = canvas?.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
+        let n = 0;
+        for (let i = 0; i + 3 < data.length; i += 4) {
+          const near = [0, 1, 2].every((c) => Math.abs((data[i + c] ?? 0) - (rgb[c] ?? 0)) < 24);
+          if (near && (data[i + 3] ?? 0) > 200) n++;
+        }
+        return n;
+      }, { selector, rgb });
+    expect(await drawn('#memory-chart', [0x08, 0x91, 0xb2]), 'memory series').toBeGreaterThan(5);
+    expect(await drawn('[data-queue="first-paint"] [data-chart="requests"]', [0x3b, 0x82, 0xf6]), 'pending series').toBeGreaterThan(5);
 
     for (const path of ['favicon.ico', 'favicon.svg']) {
       const icon = await fetch(`${served.url}${path}`);

@@ -12,7 +12,7 @@ function progressLine({ written, total }: ExportProgress): string {
 }
 
 /**
- * `crawlee-redis export <dataset> --format jsonl|csv [--output file] [--progress]`: streams a Redis dataset (every
+ * `crawlee-redis export <dataset> --format jsonl|csv [--output file] [--unique-by field] [--progress]`: streams a Redis dataset (every
  * worker's `pushData`) chunk by chunk to a file (written as `<file>.partial`, renamed when complete) or to stdout.
  */
 export const exportCommand = defineCliCommand(
@@ -23,6 +23,7 @@ export const exportCommand = defineCliCommand(
       .argument('<dataset>', 'dataset name (Crawlee\'s default dataset is "default")')
       .option('--format <format>', 'jsonl (one JSON object per line) or csv (header row from the first item)', 'jsonl')
       .option('-o, --output <file>', 'write to this file (default: stdout)')
+      .option('--unique-by <field>', 'keep only the first item of each value of this field (e.g. url): a killed worker\'s page may be pushed twice')
       .option('--chunk-size <n>', 'items read from Redis per round, 1 to 100000', '1000')
       .option('--progress', 'report progress on stderr even when stderr is not a terminal'),
   async (ctx, [name], options) => {
@@ -52,6 +53,7 @@ export const exportCommand = defineCliCommand(
       name: name as string,
       format,
       chunkSize,
+      ...(options.uniqueBy !== undefined ? { uniqueBy: options.uniqueBy as string } : {}),
       // Data goes to stdout unmasked: it is the user's own, byte for byte.
       output: output ?? out,
       onProgress: (progress) => {
@@ -66,14 +68,15 @@ export const exportCommand = defineCliCommand(
       })
       .finally(() => out.off('error', onPipeError));
     if (result === undefined) return;
-    const { items } = result;
+    const { items, duplicates } = result;
     if (showProgress && tty && last) stderr.write('\n');
     if (output === undefined) {
       if (showProgress && !last) stderr.write(`${progressLine({ written: 0, total: 0 })}\n`);
       return;
     }
-    if (ctx.json) ctx.print(JSON.stringify({ dataset: name, format, output, items }));
-    else ctx.print(`exported ${formatCount(items)} items of dataset "${name as string}" to ${output} (${format})`);
+    const skipped = options.uniqueBy === undefined ? '' : `, ${formatCount(duplicates)} duplicates by ${options.uniqueBy as string} skipped`;
+    if (ctx.json) ctx.print(JSON.stringify({ dataset: name, format, output, items, ...(options.uniqueBy !== undefined ? { duplicates } : {}) }));
+    else ctx.print(`exported ${formatCount(items)} items of dataset "${name as string}" to ${output} (${format}${skipped})`);
   },
 );
 

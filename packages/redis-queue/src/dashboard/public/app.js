@@ -33,6 +33,20 @@ function bytes(n) {
   return `${n.toFixed(i === 0 ? 0 : 1)} ${units[i]}`;
 }
 
+const MIN_WINDOW_SECS = 60; // the narrowest time window a chart shows
+
+// The x range: the points' times, at least MIN_WINDOW_SECS ending at the newest. Read from the data, not from uPlot's
+// proposal: with one point (the server's first snapshot) uPlot 1.6 proposes 86400 / 1e-3 s (an axis running years
+// ahead, the point off to the left) for a time scale in seconds.
+function timeWindow(times) {
+  const last = times.length > 0 ? times[times.length - 1] : Date.now() / 1000;
+  const first = times.length > 0 ? times[0] : last;
+  return last - first < MIN_WINDOW_SECS ? [last - MIN_WINDOW_SECS, last] : [first, last];
+}
+
+// A line needs two points: until the second poll, each series shows its one point as a dot.
+const onePoint = (u) => u.data[0].length === 1;
+
 function chart(target, series, height = 160, xSpace = 60) {
   const width = Math.max(280, target.clientWidth || 320);
   return new uPlot({
@@ -40,9 +54,9 @@ function chart(target, series, height = 160, xSpace = 60) {
     legend: { live: false },
     cursor: { drag: { x: false, y: false } },
     // Counts and memory read best from zero (a flat line near the top of a tight range looks like a big change).
-    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+    scales: { x: { time: true, range: (u) => timeWindow(u.data[0]) }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
     axes: [{ stroke: '#6b7385', grid: { stroke: '#eef1f6' }, space: xSpace }, { stroke: '#6b7385', grid: { stroke: '#eef1f6' }, size: 56 }],
-    series: [{}, ...series.map(([label, color]) => ({ label, stroke: color, width: 2, fill: `${color}14`, points: { show: false } }))],
+    series: [{}, ...series.map(([label, color]) => ({ label, stroke: color, width: 2, fill: `${color}14`, points: { show: onePoint, size: 8 } }))],
   }, [[], ...series.map(() => [])], target);
 }
 
