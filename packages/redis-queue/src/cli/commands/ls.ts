@@ -1,4 +1,5 @@
 import { queueIndexKey } from '../../redis/keys.js';
+import { KeyTypeError } from '../../errors/key-type-error.js';
 import { defineCliCommand } from '../define-command.js';
 import { table } from '../format.js';
 
@@ -11,7 +12,12 @@ export const lsCommand = defineCliCommand(
     const names = (await redis.smembers(queueIndexKey(ctx.keyPrefix))).sort();
     const rows = [];
     for (const name of names) {
-      const admin = await ctx.admin(name, false);
+      // A queue whose metadata another program overwrote cannot be listed; the others still are.
+      const admin = await ctx.admin(name, false).catch((error: unknown) => {
+        if (!(error instanceof KeyTypeError)) throw error;
+        ctx.io.stderr.write(`skipped ${name}: its meta is not a hash\n`);
+      });
+      if (!admin) continue;
       const [stats, workers] = await Promise.all([admin.stats(), admin.workers()]);
       rows.push({ name, ...stats, workersAlive: workers.filter((w) => w.state === 'alive').length });
     }
