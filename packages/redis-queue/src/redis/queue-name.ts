@@ -2,8 +2,8 @@ import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { assertKeyPart } from './keys.js';
 
 /**
- * Checks the name of a shared queue, wherever one is opened or created (`openRedisRequestQueue`, `crawlee-redis
- * seed`): one rule, so the CLI never creates a queue the library then refuses to open.
+ * Checks the name of a shared queue, wherever one is opened or created (openRedisRequestQueue, the CLI's
+ * seed command): one rule, so the CLI never creates a queue the library then refuses to open.
  *
  * @param name - the queue name
  * @throws {@link InvalidOptionsError} for an empty name, `'default'` (Crawlee drops that queue on a second
