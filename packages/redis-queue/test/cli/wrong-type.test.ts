@@ -40,6 +40,20 @@ describe('a queue key of another type', () => {
     expect(await redis.get(meta('x'))).toBe('hello');
   });
 
+  it('another key of the queue (inside a script or a plain read) names the queue too', async () => {
+    const storage = new RedisStorageClient({ redis: url, keyPrefix, workerStats: false });
+    await storage.requestQueues().getOrCreate('v');
+    await storage.requestQueue('v').batchAddRequests([req(1)]);
+    await storage.close();
+    await redis.set(`{${keyPrefix}:rq:v}:dead`, 'x');
+    for (const args of [['stats', 'v'], ['dead-letters', 'v']]) {
+      const run = await cli(args);
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(run.stderr, args.join(' ')).toMatch(/^crawlee-redis: queue "v": (key \S+|one of its keys) holds another Redis type/);
+      expect(run.stderr).toContain(`crawlee-redis drop v --key-prefix ${keyPrefix} --yes`);
+    }
+  });
+
   it('drop --yes removes every key of the broken queue', async () => {
     await redis.set(meta('y'), 'hello');
     await redis.set(`{${keyPrefix}:rq:y}:dead`, 'x');
@@ -62,7 +76,10 @@ describe('a queue key of another type', () => {
     const run = await cli(['ls']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^good\s+1/m);
-    expect(run.stderr).toBe('skipped z: its meta is not a hash\n');
+    expect(run.stderr.split('\n').filter(Boolean).sort()).toEqual([
+      'skipped v: one of its keys holds another Redis type',
+      'skipped z: its meta is not a hash',
+    ]);
   });
 
   it('export names the dataset key of another type', async () => {

@@ -1,5 +1,5 @@
 import { queueIndexKey } from '../../redis/keys.js';
-import { KeyTypeError } from '../../errors/key-type-error.js';
+import { wrongTypeErrorOf } from '../../errors/wrong-type-error-of.js';
 import { defineCliCommand } from '../define-command.js';
 import { table } from '../format.js';
 
@@ -12,13 +12,18 @@ export const lsCommand = defineCliCommand(
     const names = (await redis.smembers(queueIndexKey(ctx.keyPrefix))).sort();
     const rows = [];
     for (const name of names) {
-      // A queue whose metadata another program overwrote cannot be listed; the others still are.
-      const admin = await ctx.admin(name, false).catch((error: unknown) => {
-        if (!(error instanceof KeyTypeError)) throw error;
-        ctx.io.stderr.write(`skipped ${name}: its meta is not a hash\n`);
+      // A queue whose keys another program overwrote with another type cannot be listed; the others still are.
+      const read = await (async () => {
+        const admin = await ctx.admin(name, false);
+        return Promise.all([admin.stats(), admin.workers()]);
+      })().catch((error: unknown) => {
+        const wrong = wrongTypeErrorOf(error);
+        if (!wrong) throw error;
+        const what = wrong.key?.endsWith('}:meta') ? 'its meta is not a hash' : 'one of its keys holds another Redis type';
+        ctx.io.stderr.write(`skipped ${name}: ${what}\n`);
       });
-      if (!admin) continue;
-      const [stats, workers] = await Promise.all([admin.stats(), admin.workers()]);
+      if (!read) continue;
+      const [stats, workers] = read;
       rows.push({ name, ...stats, workersAlive: workers.filter((w) => w.state === 'alive').length });
     }
     if (ctx.json) return ctx.printJson(rows);
