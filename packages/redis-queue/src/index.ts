@@ -69,6 +69,7 @@ export {
   TakeoverSourceChangedError,
   PolitenessMismatchError,
   QueueMissingError,
+  KeyTypeError,
   ShardLayoutMismatchError,
   type ShardLayout,
 } from './errors/index.js';

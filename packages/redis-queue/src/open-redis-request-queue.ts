@@ -1,5 +1,6 @@
 import { log } from 'crawlee';
 import type { Configuration } from 'crawlee';
+import { assertQueueName } from './redis/queue-name.js';
 import { InvalidOptionsError } from './errors/invalid-options-error.js';
 import { lockMsOf } from './queue/lock-secs.js';
 import { numberOption } from './options/option-ranges.js';
@@ -51,7 +52,7 @@ const OPEN_OPTIONS: KnownOptions<OpenRedisRequestQueueOptions> = {
  * @param options - connection, lock time, feed
  * @returns the queue: Crawlee's `RequestQueue` with `client` typed as {@link RedisRequestQueueClient} and
  *   {@link RedisRequestQueue.releaseLocks}
- * @throws {@link InvalidOptionsError} for an empty name, `'default'`, bad options, or storage-client options
+ * @throws {@link InvalidOptionsError} for an empty name, `'default'`, whitespace around it, control characters, braces, bad options, or storage-client options
  *   (`redis`, `keyPrefix`, `politeness`, ...) passed together with `storageClient`
  * @throws {@link RedisUnreachableError} when a connection created from a URL does not connect within
  *   `connectTimeoutSecs` (default 10 s); the connection is closed
@@ -63,10 +64,7 @@ const OPEN_OPTIONS: KnownOptions<OpenRedisRequestQueueOptions> = {
  * ```
  */
 export async function openRedisRequestQueue(name: string, options: OpenRedisRequestQueueOptions = {}): Promise<RedisRequestQueue> {
-  if (typeof name !== 'string' || name.length === 0) throw new InvalidOptionsError('openRedisRequestQueue needs a queue name');
-  if (name === 'default') {
-    throw new InvalidOptionsError("a shared Redis queue cannot be named 'default': Crawlee drops that queue on a second crawler.run(); pick a crawl name");
-  }
+  assertQueueName(name);
   checkKnownOptions<OpenRedisRequestQueueOptions>('openRedisRequestQueue options', options, OPEN_OPTIONS);
   const { requestHandlerTimeoutSecs, lockSecs, startUrlsKey, startUrls, storageClient: given, config, fastProlong = true, ...clientOptions } = options;
   if (lockSecs !== undefined) lockMsOf('lockSecs', lockSecs);

@@ -4,6 +4,8 @@ import { ConnectionHandle } from '../redis/connection.js';
 import { maskRedisUrl } from '../redis/mask-redis-url.js';
 import { CliUsageError } from './errors/cli-usage-error.js';
 import { maskCredentials } from './mask-credentials.js';
+import { NotRedisError } from './errors/not-redis-error.js';
+import { speaksRedis } from './speaks-redis.js';
 
 /** Seconds the CLI waits for Redis (each seed node, then the Cluster) before it gives up (exit 1). */
 export const CLI_CONNECT_TIMEOUT_SECS = 5;
@@ -92,6 +94,7 @@ function clusterReady(cluster: Cluster, url: string): Promise<void> {
  * @throws `RedisUnreachableError` when no seed answers within {@link CLI_CONNECT_TIMEOUT_SECS} each, or the
  *   Cluster is not ready within as long; `RedisAuthError`, `RedisDatabaseError`, `RedisTlsError` from the first seed
  * @throws {@link CliUsageError} for several URLs of a server that is not in cluster mode
+ * @throws {@link NotRedisError} when the (last) seed answers, but not in Redis's protocol
  */
 export async function connectCliRedis(urls: string[], keyPrefix: string): Promise<CliRedis> {
   let probe: ConnectionHandle | undefined;
@@ -101,7 +104,12 @@ export async function connectCliRedis(urls: string[], keyPrefix: string): Promis
       await handle.waitForFirstConnect();
       probe = handle;
     } catch (error) {
-      // Another seed may answer when this one is down; any answer (auth, database, TLS) is final.
+      // Another seed may answer when this one is down; any answer (auth, database, TLS) is final. A port that
+      // answers in another protocol (an HTTP server) looks like a failing Redis to ioredis: say what it is.
+      if (error instanceof RedisUnreachableError && (await speaksRedis(urls[i]!)) === false) {
+        if (i === urls.length - 1) throw new NotRedisError(maskRedisUrl(urls[i]!));
+        continue;
+      }
       if (!(error instanceof RedisUnreachableError) || i === urls.length - 1) throw error;
     }
   }

@@ -4,6 +4,7 @@ import { RedisQueueAdmin } from '../admin/redis-queue-admin.js';
 import type { RedisConnection, RedisConnectionOption } from '../redis/connection.js';
 import { assertKeyPrefix, queueKeys } from '../redis/keys.js';
 import { maskRedisUrl } from '../redis/mask-redis-url.js';
+import { keyTypeError } from '../errors/wrong-type-error-of.js';
 import { ConfirmationRequiredError } from './errors/confirmation-required-error.js';
 import { CliUsageError } from './errors/cli-usage-error.js';
 import { maskCredentials } from './mask-credentials.js';
@@ -98,10 +99,12 @@ export class CliContext {
    *
    * @param name - the queue name
    * @param mustExist - fail when the queue has no metadata
+   * @param anyMeta - accept a metadata key of another type than a hash (only `drop`, which deletes it)
    * @throws {@link CliUsageError} for a name with braces
    * @throws Error when `mustExist` and the queue does not exist (exit 1)
+   * @throws {@link KeyTypeError} when the queue's metadata is not a hash (another program wrote it), unless `anyMeta`
    */
-  async admin(name: string, mustExist = true): Promise<RedisQueueAdmin> {
+  async admin(name: string, mustExist = true, anyMeta = false): Promise<RedisQueueAdmin> {
     try {
       queueKeys(this.keyPrefix, name);
     } catch (error) {
@@ -110,10 +113,17 @@ export class CliContext {
     const redis = await this.redis();
     const admin = new RedisQueueAdmin({ redis, keyPrefix: this.keyPrefix, name });
     this.admins.push(admin);
-    if (mustExist && (await (await this.connect()).handle.run(() => redis.exists(admin.keys.meta))) === 0) {
+    const type = await (await this.connect()).handle.run(() => redis.type(admin.keys.meta));
+    if (type !== 'none' && type !== 'hash' && !anyMeta) throw keyTypeError(admin.keys.meta);
+    if (mustExist && type === 'none') {
       throw new Error(`queue "${name}" does not exist under key prefix "${this.keyPrefix}" on ${maskRedisUrl(this.redisUrl)}; \`crawlee-redis ls\` lists the queues`);
     }
     return admin;
+  }
+
+  /** The connection handle, connected: for commands that go past the admin (deleting a broken queue's keys). */
+  async handle(): Promise<CliRedis['handle']> {
+    return (await this.connect()).handle;
   }
 
   /** Prints a line (credentials masked). @param text - the text */

@@ -2,6 +2,7 @@ import { permissionErrorOf } from '@crawlee-distributed/redis-kit';
 import { Command, CommanderError } from 'commander';
 import { queueAclAdvice } from '../redis/acl-advice.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { wrongTypeErrorOf } from '../errors/wrong-type-error-of.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { COMMANDS } from './commands/index.js';
 import type { CliIo } from './context.js';
@@ -66,7 +67,7 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
     const usage = error instanceof CliUsageError || error instanceof InvalidOptionsError;
     // A command sent straight to Redis (not through a queue script) that the ACL refuses: typed, with the rules.
     const prefix = argv[argv.indexOf('--key-prefix') + 1];
-    const shown = permissionErrorOf(error, 'crawlee-redis', { advice: queueAclAdvice(argv.includes('--key-prefix') && prefix ? prefix : 'crawlee') }) ?? error;
+    const shown = permissionErrorOf(error, 'crawlee-redis', { advice: queueAclAdvice(argv.includes('--key-prefix') && prefix ? prefix : 'crawlee') }) ?? wrongTypeErrorOf(error) ?? error;
     const { message, advice } = cliErrorText(shown);
     io.stderr.write(`${maskCredentials(`crawlee-redis: ${message}`)}${advice ? ` ${advice}` : ''}\n`);
     return usage ? EXIT.usage : EXIT.failure;

@@ -11,6 +11,7 @@ import type { RedisQueueError } from './redis-queue-error.js';
 import { RedisScriptError } from './redis-script-error.js';
 import { RequestAlreadyHandledError } from './request-already-handled-error.js';
 import { RequestNotFoundError } from './request-not-found-error.js';
+import { wrongTypeErrorOf } from './wrong-type-error-of.js';
 
 /** One error class per reply code of src/lua/reply-codes.json; a code without an entry does not compile. */
 const BY_NAME: Record<ErrorReplyName, ReplyErrorFactory<RedisQueueError>> = {
@@ -53,6 +54,6 @@ export function mapScriptError(error: unknown, context: string): RedisQueueError
     // HINCRBY on a counter another writer set to text: Redis does not say which field, only that it is not a number.
     /hash value is not an integer|hash value is not a float/.test(detail)
       ? new QueueMetadataCorruptError(context, "the queue's metadata", 'total, pending or handled', '(not a whole number)', { cause })
-      : new RedisScriptError(detail, { cause }),
+      : (wrongTypeErrorOf(cause) ?? new RedisScriptError(detail, { cause })),
   );
 }

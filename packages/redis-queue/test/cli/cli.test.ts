@@ -1,5 +1,6 @@
 // The built `crawlee-redis` bin against the real Redis, on real queues seeded through the package API.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { requestIdOf } from '../../src/queue/request-codec.js';
 import { queueIndexKey } from '../../src/redis/keys.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, req, type QueueWorld } from '../helpers/world.js';
@@ -132,9 +133,9 @@ describe('crawlee-redis', () => {
     expect((await cli(['dead-letters', 'queue', '--delete'])).code).toBe(2);
     expect(JSON.parse((await cli(['dead-letters', 'queue', '--delete', '--yes', '--json'])).stdout)).toEqual({ deleted: 1 });
     expect((await world.admin().stats()).deadLetters).toBe(0);
-    await world.redis.hset(world.admin().keys.dead, 'junk-2', JSON.stringify({ ...req(9), id: 'junk-2' }));
+    await world.redis.hset(world.admin().keys.dead, requestIdOf(req(9).uniqueKey), JSON.stringify(req(9)));
     const requeued = JSON.parse((await cli(['dead-letters', 'queue', '--requeue', '--json'])).stdout);
-    expect(requeued).toEqual({ requeued: 1, skipped: 0 });
+    expect(requeued).toEqual({ requeued: 1, skipped: 0, unreadable: [] });
 
     const failed = await cli(['failed', 'queue', '--json']);
     expect(JSON.parse(failed.stdout)).toEqual({ queue: 'queue', failed: 0, countedByWorkers: 0, retried: 0 });

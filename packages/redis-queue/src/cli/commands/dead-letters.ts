@@ -1,6 +1,7 @@
 import { defineCliCommand } from '../define-command.js';
 import { CliUsageError } from '../errors/cli-usage-error.js';
 import { table } from '../format.js';
+import { splitReadableDeadLetters } from '../readable-dead-letters.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -27,8 +28,13 @@ export const deadLettersCommand = defineCliCommand(
     const admin = await ctx.admin(name as string);
     const ids = options.id as string[] | undefined;
     if (options.requeue) {
-      const result = await admin.requeueDeadLetters({ ids });
-      return ctx.json ? ctx.printJson(result) : ctx.print(`requeued ${result.requeued}, skipped ${result.skipped}`);
+      // Only what a worker can read goes back; the rest stays in the dead letters, named with its reason.
+      const { readable, unreadable } = splitReadableDeadLetters(await admin.listDeadLetters(), ids);
+      const result = readable.length > 0 ? await admin.requeueDeadLetters({ ids: readable }) : { requeued: 0, skipped: 0 };
+      const skipped = result.skipped + unreadable.length;
+      if (ctx.json) return ctx.printJson({ requeued: result.requeued, skipped, unreadable });
+      const shown = unreadable.slice(0, 5).map((u) => `${u.id} (${u.reason})`).join(', ') + (unreadable.length > 5 ? `, and ${unreadable.length - 5} more` : '');
+      return ctx.print(`requeued ${result.requeued}, skipped ${skipped}${unreadable.length > 0 ? ` (unreadable: ${shown})` : ''}`);
     }
     if (options.delete) {
       const count = ids?.length ?? (await admin.stats()).deadLetters;

@@ -1,4 +1,5 @@
 import { queueIndexKey } from '../../redis/keys.js';
+import { wrongTypeErrorOf } from '../../errors/wrong-type-error-of.js';
 import { defineCliCommand } from '../define-command.js';
 import { table } from '../format.js';
 
@@ -11,8 +12,18 @@ export const lsCommand = defineCliCommand(
     const names = (await redis.smembers(queueIndexKey(ctx.keyPrefix))).sort();
     const rows = [];
     for (const name of names) {
-      const admin = await ctx.admin(name, false);
-      const [stats, workers] = await Promise.all([admin.stats(), admin.workers()]);
+      // A queue whose keys another program overwrote with another type cannot be listed; the others still are.
+      const read = await (async () => {
+        const admin = await ctx.admin(name, false);
+        return Promise.all([admin.stats(), admin.workers()]);
+      })().catch((error: unknown) => {
+        const wrong = wrongTypeErrorOf(error);
+        if (!wrong) throw error;
+        const what = wrong.key?.endsWith('}:meta') ? 'its meta is not a hash' : 'one of its keys holds another Redis type';
+        ctx.io.stderr.write(`skipped ${name}: ${what}\n`);
+      });
+      if (!read) continue;
+      const [stats, workers] = read;
       rows.push({ name, ...stats, workersAlive: workers.filter((w) => w.state === 'alive').length });
     }
     if (ctx.json) return ctx.printJson(rows);

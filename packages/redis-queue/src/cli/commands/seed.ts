@@ -7,6 +7,7 @@ import { defineCliCommand } from '../define-command.js';
 import { CliUsageError } from '../errors/cli-usage-error.js';
 import { keyValues } from '../format.js';
 import { readLines } from '../read-lines.js';
+import { assertQueueName } from '../../redis/queue-name.js';
 import { readShardLayout } from '../../shard/shard-layout.js';
 
 /**
@@ -31,6 +32,8 @@ export const seedCommand = defineCliCommand(
     if (!Number.isFinite(leaseSecs) || leaseSecs < 1 || leaseSecs > 3600) {
       throw new CliUsageError(`--lease-secs must be a number of seconds from 1 to 3600 (got ${String(options.leaseSecs)})`);
     }
+    // The library's rule: a queue seeded here is one workers can open (not 'default', no stray whitespace).
+    assertQueueName(name as string);
     await ctx.admin(name as string, false); // validates the name
     const redis = await ctx.redis();
     // The queue's recorded layout (a sharded queue is seeded shard by shard); --shards only for a new queue, and a
