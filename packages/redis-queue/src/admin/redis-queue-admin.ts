@@ -124,7 +124,7 @@ export class RedisQueueAdmin {
   async stats(): Promise<RedisQueueStats> {
     const parts = await this.shardAdmins.over((p) => p.stats());
     if (parts) return sumStats(parts);
-    const [, total, pending, handled, locked, deadLetters] = ((await this.scripts.run('queueStats', ['0'])) as unknown[]).map(Number);
+    const [, total, pending, handled, locked, deadLetters] = ((await this.scripts.run('queueStats', ['0'], { extraKeys: [this.keys.live] })) as unknown[]).map(Number);
     const p = Math.max(0, pending!);
     const h = Math.max(0, handled!);
     return { total: Math.max(total!, p + h), pending: p, locked: Math.max(0, locked!), handled: h, deadLetters: deadLetters! };

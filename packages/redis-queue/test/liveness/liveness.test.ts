@@ -37,6 +37,19 @@ async function worker(w: QueueWorld, clientKey: string, options: Record<string, 
 }
 
 describe('worker liveness', () => {
+  it("the admin counts a live owner's locks as locked past their check time, and a gone owner's not", async () => {
+    world = createWorld(backend, 'live-admin');
+    const a = await worker(world, 'a');
+    await a.client.batchAddRequests([req(1), req(2), req(3)]);
+    expect(names((await a.client.listAndLockHead({ limit: 3, lockSecs: HOUR })).items)).toEqual(['1', '2', '3']);
+    // Past the window: no lock script ran since, so the locks' scores are past, but the owner still beats.
+    await sleep(1200);
+    expect((await world.admin().stats()).locked).toBe(3);
+    await a.sc.close(); // stops beating
+    await sleep(1200);
+    expect((await world.admin().stats()).locked).toBe(0);
+  });
+
   it("a gone owner's locks return one window after its last beat, however long their lock time; a started one counts one stall", async () => {
     world = createWorld(backend, 'live-gone');
     const a = await worker(world, 'a');
