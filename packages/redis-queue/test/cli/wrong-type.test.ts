@@ -92,6 +92,22 @@ describe('a queue key of another type', () => {
   });
 });
 
+describe('a queue meta with a counter that is not a number', () => {
+  it('ls lists the readable queues and says on stderr which one it skipped, and why', async () => {
+    const prefix = `${keyPrefix}-corrupt`;
+    const storage = new RedisStorageClient({ redis: url, keyPrefix: prefix, workerStats: false });
+    await storage.requestQueues().getOrCreate('good');
+    await storage.requestQueue('good').batchAddRequests([req(1)]);
+    await storage.close();
+    await redis.hset(`{${prefix}:rq:bad}:meta`, 'id', 'bad', 'name', 'bad', 'total', 'notanumber');
+    await redis.sadd(queueIndexKey(prefix), 'bad');
+    const run = await runCliIn(['ls', '--redis', url, '--key-prefix', prefix]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^good\s+1/m);
+    expect(run.stderr).toMatch(/^skipped bad: .*total/m);
+  });
+});
+
 describe('drop of a queue that does not exist', () => {
   it('exits 1 with "does not exist", as stats does', async () => {
     const run = await cli(['drop', 'nope-does-not-exist', '--yes']);

@@ -1,5 +1,6 @@
 import { queueIndexKey } from '../../redis/keys.js';
 import { wrongTypeErrorOf } from '../../errors/wrong-type-error-of.js';
+import { QueueMetadataCorruptError } from '../../errors/queue-metadata-corrupt-error.js';
 import { defineCliCommand } from '../define-command.js';
 import { table } from '../format.js';
 
@@ -12,11 +13,16 @@ export const lsCommand = defineCliCommand(
     const names = (await redis.smembers(queueIndexKey(ctx.keyPrefix))).sort();
     const rows = [];
     for (const name of names) {
-      // A queue whose keys another program overwrote with another type cannot be listed; the others still are.
+      // A queue whose keys another program overwrote (another type, or a counter that is not a number) cannot be
+      // listed; the others still are, and stderr says which was skipped and why.
       const read = await (async () => {
         const admin = await ctx.admin(name, false);
         return Promise.all([admin.stats(), admin.workers()]);
       })().catch((error: unknown) => {
+        if (error instanceof QueueMetadataCorruptError) {
+          ctx.io.stderr.write(`skipped ${name}: ${error.message}\n`);
+          return;
+        }
         const wrong = wrongTypeErrorOf(error);
         if (!wrong) throw error;
         const what = wrong.key?.endsWith('}:meta') ? 'its meta is not a hash' : 'one of its keys holds another Redis type';
