@@ -1,7 +1,8 @@
 import { log } from 'crawlee';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MergedRecords } from '../src/coordinator/merge-records.js';
-import { buildSummary, printSummary, type SummaryInput } from '../src/coordinator/summary.js';
+import { buildSummary, type SummaryInput } from '../src/coordinator/summary.js';
+import { printSummary } from '../src/coordinator/print-summary.js';
 import type { QueueCounts } from '../src/coordinator/fleet-snapshot.js';
 import { PageClock } from '../src/coordinator/page-clock.js';
 

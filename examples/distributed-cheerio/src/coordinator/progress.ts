@@ -1,6 +1,6 @@
 import { log } from 'crawlee';
 import { duplicatesFiltered, type ReadSnapshot } from './fleet-snapshot.js';
-import { count } from './summary.js';
+import { count } from './print-summary.js';
 
 /**
  * Logs one progress line every `intervalSecs`: handled, pending, locked, duplicates filtered, pages/s (and the shard

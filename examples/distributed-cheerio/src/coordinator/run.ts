@@ -21,7 +21,8 @@ import { ResultsDataset } from './results-dataset.js';
 import { runDistributed } from './run-distributed.js';
 import { runInProcess } from './run-in-process.js';
 import { describeSource, openSiteSource, sourceOf } from './site-source.js';
-import { printSummary, writeSummaryJson, type RunSummary } from './summary.js';
+import { printSummary, writeSummaryJson } from './print-summary.js';
+import type { RunSummary } from './summary.js';
 
 export { uniqueQueueName } from '../options.js';
 
