@@ -82,11 +82,13 @@ describe('politeness across the fleet: 3 workers, 10 loopback hosts', () => {
         const crawlHits = site.hits.slice(1);
         const took = Math.max(...crawlHits.map((h) => h.finishedAt)) - Math.min(...crawlHits.map((h) => h.arrivedAt));
         expect(took).toBeGreaterThanOrEqual(bound - TIMER_SLACK_MS);
-        // Generous for a busy 2-core machine: half a second per gap of the slowest host, at least 3 s.
-        expect(took, `crawl ${took} ms, bound ${bound} ms`).toBeLessThanOrEqual(bound + Math.max(3000, (slowest.length - 1) * 500));
+        // A quiet machine is within 0.2 s of the bound; this allows a busy 2-core one 150 ms per gap, at least 1.5 s.
+        // A lock call that waited for the next host while Crawlee still held a request it had locked ahead (its
+        // RequestQueueV2 locks again before it hands out its last one) cost a whole delay per new host: 14 s here.
+        expect(took, `crawl ${took} ms, bound ${bound} ms`).toBeLessThanOrEqual(bound + Math.max(1500, (slowest.length - 1) * 150));
         const slowestGaps = consecutive(slowest, 1);
         const meanGap = slowestGaps.reduce((sum, [a, b]) => sum + (b.arrivedAt - a.finishedAt), 0) / slowestGaps.length;
-        expect(meanGap, 'host 0: mean wait after a request ends').toBeLessThan(delaySecs * 1000 + 500);
+        expect(meanGap, 'host 0: mean wait after a request ends').toBeLessThan(delaySecs * 1000 + 250);
 
         // The 429: nobody asks host 3 again for 2 s after it answered, while the other hosts keep being crawled.
         const throttled = site.hitsOf(3).filter((hit) => hit.status === 429);

@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ListAndLockHeadResult } from '../crawlee-types.js';
+import { WakeSignal } from './wake-signal.js';
 
 /** A `listAndLockHead` result, with when a polite queue's first waiting host opens. */
 export type LockHeadResult = ListAndLockHeadResult & {
@@ -16,21 +16,26 @@ export const MAX_OPEN_WAIT_MS = 2000;
  * Dispatch that knows when the next host opens: when a polite lock call hands out nothing because every host waits,
  * the lock script says when the first one opens; this waits until then (at most `maxWaitMs` in all) and asks again,
  * so a polite crawl runs at its hosts' pace instead of at the pace of Crawlee's blind polls. A queue with nothing
- * waiting, or a host opening later than the bound, answers at once.
+ * waiting, or a host opening later than the bound, answers at once. A `wake` (this client handled, released or added
+ * a request) ends the sleep early and asks again: the host just freed may now open before the one slept for. No
+ * wait while `mayWait` says no (the client has requests locked ahead that Crawlee has not started: they must not
+ * wait for another host).
  *
  * @param lock - one lock call
  * @param maxWaitMs - the bound, ms (default {@link MAX_OPEN_WAIT_MS})
+ * @param wake - the client's wake signal (default: one nobody notifies)
+ * @param mayWait - whether a wait is allowed now (default: always)
  * @returns the first result with items, or the last empty one
  */
-export async function lockWhenOpen(lock: () => Promise<LockHeadResult>, maxWaitMs = MAX_OPEN_WAIT_MS): Promise<LockHeadResult> {
+export async function lockWhenOpen(lock: () => Promise<LockHeadResult>, maxWaitMs = MAX_OPEN_WAIT_MS, wake = new WakeSignal(), mayWait: () => boolean = () => true): Promise<LockHeadResult> {
   const started = performance.now();
   let result = await lock();
   for (;;) {
     const wait = result.nextOpenInMs;
-    if (result.items.length > 0 || wait === undefined || wait <= 0) return result;
+    if (result.items.length > 0 || wait === undefined || wait <= 0 || !mayWait()) return result;
     if (performance.now() - started + wait > maxWaitMs) return result;
     // One ms more: Redis time has ms resolution, and the host's time must have come when the call arrives.
-    await sleep(wait + 1);
+    await wake.sleep(wait + 1);
     result = await lock();
   }
 }

@@ -25,6 +25,8 @@ import {
   type UniqueKeyTransform,
 } from '@crawlee-distributed/redis-kit/seam';
 import { lockWhenOpen } from '../politeness/lock-when-open.js';
+import { LockedAhead } from '../politeness/locked-ahead.js';
+import { WakeSignal } from '../politeness/wake-signal.js';
 import { IdleBackoff } from '../queue/idle-backoff.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import type { QueueContext } from '../queue/queue-context.js';
@@ -49,6 +51,10 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   private readonly ctx: QueueContext;
   /** The back-off of this client while it finds nothing at all (see {@link IdleBackoff}). */
   private readonly idle: IdleBackoff;
+  /** Ends this client's polite waits when it changed what is available (see {@link WakeSignal}). */
+  private readonly wake = new WakeSignal();
+  /** The requests this client locked that Crawlee has not started yet (see {@link LockedAhead}). */
+  private readonly lockedAhead = new LockedAhead();
   /** The producer leases this client took (`holdOpen`) and has not released yet. */
   private readonly leases = new Set<ProducerLease>();
 
@@ -149,7 +155,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async addRequest(request: RequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
     this.idle.reset();
-    const [processed] = await this.core.add([request], options.forefront ?? false);
+    const [processed] = await this.core.add([request], options.forefront ?? false).finally(() => this.wake.notify());
     const { requestId, wasAlreadyPresent, wasAlreadyHandled } = processed!;
     return { requestId, wasAlreadyPresent, wasAlreadyHandled };
   }
@@ -164,12 +170,14 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async batchAddRequests(requests: RequestSchema[], options: RequestOptions = {}): Promise<BatchAddRequestsResult> {
     this.idle.reset();
-    return { processedRequests: await this.core.add(requests, options.forefront ?? false), unprocessedRequests: [] };
+    const processedRequests = await this.core.add(requests, options.forefront ?? false).finally(() => this.wake.notify());
+    return { processedRequests, unprocessedRequests: [] };
   }
 
   /** Reads one request; an entry that cannot be read is moved to the dead letters and reads as undefined.
    * @param id - the request id */
   async getRequest(id: string): Promise<RequestOptions | undefined> {
+    this.lockedAhead.started(id);
     return this.core.getRequest(id);
   }
 
@@ -185,11 +193,14 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   async updateRequest(request: UpdateRequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
     // A reclaim makes a request available; a handled one frees its host's slot on a polite queue.
     this.idle.reset();
-    return this.core.update(request, options.forefront ?? false);
+    if (request.id !== undefined) this.lockedAhead.started(request.id);
+    // After the script ran: a waiting lock call that asks again sees the slot freed and the host's new open time.
+    return this.core.update(request, options.forefront ?? false).finally(() => this.wake.notify());
   }
 
   /** Deletes one request and moves the counters. @param id - the request id */
   async deleteRequest(id: string): Promise<unknown> {
+    this.lockedAhead.started(id);
     return this.core.deleteRequest(id);
   }
 
@@ -204,7 +215,15 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   async listAndLockHead(options: ListAndLockOptions): Promise<ListAndLockHeadResult> {
     // A polite queue whose hosts all wait says when the first opens: wait for it (bounded), not for the next blind poll.
     const limit = options.limit ?? 25;
-    return this.idle.lock(limit, options.lockSecs, () => lockWhenOpen(() => this.core.lockHead(limit, options.lockSecs), this.ctx.maxHostWaitMs));
+    const lock = () => this.core.lockHead(limit, options.lockSecs);
+    return this.idle.lock(limit, options.lockSecs, async () => {
+      const result = await lockWhenOpen(lock, this.ctx.maxHostWaitMs, this.wake, () => !this.lockedAhead.any());
+      this.lockedAhead.add(
+        result.items.map((item) => item.id),
+        options.lockSecs,
+      );
+      return result;
+    });
   }
 
   /**
@@ -218,6 +237,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @throws {@link RequestNotFoundError} for an unknown id
    */
   async prolongRequestLock(id: string, options: ProlongRequestLockOptions): Promise<ProlongRequestLockResult> {
+    this.lockedAhead.started(id);
     return { lockExpiresAt: new Date(await this.core.locks.prolong(id, options?.lockSecs, options?.forefront ?? false)) };
   }
 
@@ -241,7 +261,8 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async deleteRequestLock(id: string, options: DeleteRequestLockOptions = {}): Promise<void> {
     this.idle.reset();
-    await this.core.locks.release(id, options.forefront ?? false);
+    this.lockedAhead.started(id);
+    await this.core.locks.release(id, options.forefront ?? false).finally(() => this.wake.notify());
   }
 
   /**
@@ -251,6 +272,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @returns the number of locks released
    */
   async releaseLocks(): Promise<number> {
+    this.lockedAhead.clear();
     return this.core.locks.releaseAll();
   }
 
