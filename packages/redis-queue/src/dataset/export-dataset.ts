@@ -66,12 +66,13 @@ async function write(stream: Writable, text: string): Promise<void> {
  * a large dataset never sits in memory. This is what `crawlee-redis export <dataset>` runs.
  *
  * @param options - see {@link ExportDatasetOptions}
- * @returns how many items were written, and how many `uniqueBy` skipped as duplicates
+ * @returns how many items were written, how many `uniqueBy` skipped as duplicates, and how many had no `uniqueBy`
+ * field (kept, each as its own; when that is every item the field name is likely wrong)
  * @throws {@link InvalidOptionsError} for a bad format, name, chunk size or URL (nothing is written)
  * @throws {@link DatasetNotFoundError} when the dataset does not exist (nothing is written)
  * @throws {@link DatasetItemUnreadableError} when an entry is not a JSON object (a file output is removed)
  */
-export async function exportDataset(options: ExportDatasetOptions): Promise<{ items: number; duplicates: number }> {
+export async function exportDataset(options: ExportDatasetOptions): Promise<{ items: number; duplicates: number; withoutField: number }> {
   checkKnownOptions<ExportDatasetOptions>('exportDataset options', options, {
     redis: true, redisOptions: true, keyPrefix: true, name: true, format: true, output: true, columns: true, chunkSize: true, uniqueBy: true, onProgress: true,
   });
@@ -96,9 +97,14 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<{ it
     const stream = path ? await openOutput(path) : ((options.output as Writable | undefined) ?? process.stdout);
     let written = 0;
     let duplicates = 0;
+    let withoutField = 0;
     const seen = new Set<string>();
     const isFirst = (item: Record<string, unknown>): boolean => {
-      if (uniqueBy === undefined || item[uniqueBy] === undefined) return true;
+      if (uniqueBy === undefined) return true;
+      if (item[uniqueBy] === undefined) {
+        withoutField++;
+        return true;
+      }
       const key = JSON.stringify(item[uniqueBy]);
       if (seen.has(key)) return false;
       seen.add(key);
@@ -137,7 +143,7 @@ export async function exportDataset(options: ExportDatasetOptions): Promise<{ it
       }
       throw error;
     }
-    return { items: written - duplicates, duplicates };
+    return { items: written - duplicates, duplicates, withoutField };
   } finally {
     await connection.close();
   }

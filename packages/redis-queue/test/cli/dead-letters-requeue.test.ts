@@ -52,4 +52,14 @@ describe('dead-letters --requeue', () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ requeued: 0, skipped: 1, unreadable: [{ id: 'no-such-id', reason: 'no such dead letter' }] });
   });
+
+  it('--delete with an id that has no dead letter: exit 1 naming it, nothing deleted (not even the ids that exist)', async () => {
+    const before = (await redis.hkeys(admin.keys.dead)).sort();
+    expect(before.length).toBeGreaterThan(0);
+    const run = await cli(['dead-letters', 'q', '--delete', '--yes', '--id', before[0]!, 'no-such-id']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('no dead letter with id no-such-id');
+    expect(run.stderr).toContain('nothing was deleted');
+    expect((await redis.hkeys(admin.keys.dead)).sort()).toEqual(before);
+  });
 });

@@ -127,6 +127,13 @@ describe('crawlee-redis export', () => {
     expect(lines).toEqual([records[0], records[1], records[2], records[4], records[6], { worker: 'no url' }]);
     expect(run.stdout).toContain('exported 6 items of dataset "pushed-twice"');
     expect(run.stdout).toContain('2 duplicates by url skipped');
+    expect(run.stderr).toBe('warning: 1 of 8 items have no field "url"; they were kept as they are\n');
+
+    // A field no item has (the case is wrong): every item kept, and a warning says the name is likely wrong.
+    const typo = await cli(['export', name, '--unique-by', 'URL', '--output', `${output}.typo`]);
+    expect(typo.code, typo.stderr).toBe(0);
+    expect(typo.stderr).toContain('no item has the field "URL": nothing was deduplicated; check the field name');
+    expect(readFileSync(`${output}.typo`, 'utf8').trimEnd().split('\n')).toHaveLength(8);
   });
 
   it('a bad format or chunk size exits 2, an unknown dataset exits 1, and neither writes a file', async () => {

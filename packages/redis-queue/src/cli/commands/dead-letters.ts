@@ -1,5 +1,6 @@
 import { defineCliCommand } from '../define-command.js';
 import { CliUsageError } from '../errors/cli-usage-error.js';
+import { DeadLetterNotFoundError } from '../errors/dead-letter-not-found-error.js';
 import { table } from '../format.js';
 import { splitReadableDeadLetters } from '../readable-dead-letters.js';
 
@@ -37,6 +38,12 @@ export const deadLettersCommand = defineCliCommand(
       return ctx.print(`requeued ${result.requeued}, skipped ${skipped}${unreadable.length > 0 ? ` (unreadable: ${shown})` : ''}`);
     }
     if (options.delete) {
+      // Every asked-for id must be there: a typo deletes nothing rather than the rest of a list the user checked.
+      if (ids) {
+        const known = new Set((await admin.listDeadLetters()).map((l) => l.id));
+        const missing = ids.filter((id) => !known.has(id));
+        if (missing.length > 0) throw new DeadLetterNotFoundError(name as string, missing);
+      }
       const count = ids?.length ?? (await admin.stats()).deadLetters;
       await ctx.confirm(`delete ${count} dead letter(s) of queue "${name as string}"`, name as string);
       const deleted = await admin.deleteDeadLetters(ids);

@@ -68,7 +68,17 @@ export const exportCommand = defineCliCommand(
       })
       .finally(() => out.off('error', onPipeError));
     if (result === undefined) return;
-    const { items, duplicates } = result;
+    const { items, duplicates, withoutField } = result;
+    // A field no item has (a typo, `URL` for `url`) dedups nothing: say so rather than look like a clean dataset.
+    if (options.uniqueBy !== undefined && withoutField > 0) {
+      const field = JSON.stringify(options.uniqueBy);
+      const total = items + duplicates;
+      const line =
+        withoutField === total
+          ? `no item has the field ${field}: nothing was deduplicated; check the field name (it is case-sensitive)`
+          : `${formatCount(withoutField)} of ${formatCount(total)} items have no field ${field}; they were kept as they are`;
+      ctx.warn(line);
+    }
     if (showProgress && tty && last) stderr.write('\n');
     if (output === undefined) {
       if (showProgress && !last) stderr.write(`${progressLine({ written: 0, total: 0 })}\n`);
