@@ -23,6 +23,8 @@ export function createProgram(io: CliIo): Command {
   const program = new Command('crawlee-redis')
     .description('Operate crawlee-redis-queue fleets: queues, workers, seeds, dead letters, metrics, the web dashboard, dataset export.')
     .version(PACKAGE_VERSION)
+    // Shown after the command: npx (npm exec) takes options before the command for itself, so that form loses them.
+    .usage('<command> [options]')
     // Also accepted before the command (`crawlee-redis --key-prefix x ls`); one given after the command wins.
     .option('--redis <url>', 'Redis URL for every command, or a Redis Cluster: any node\'s URL, or seed nodes separated by commas (default: $REDIS_URL, else redis://127.0.0.1:6379)')
     .option('--key-prefix <prefix>', 'key prefix of the queues (default: crawlee)')
@@ -30,7 +32,8 @@ export function createProgram(io: CliIo): Command {
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText(
       'after',
-      '\nEvery command takes --redis URL (default $REDIS_URL, else redis://127.0.0.1:6379), --key-prefix and --json, before or after the command.\n' +
+      '\nEvery command takes --redis URL (default $REDIS_URL, else redis://127.0.0.1:6379), --key-prefix and --json after the command\n' +
+        '(crawlee-redis ls --redis URL); the installed bin also takes them before it, npx does not (npm takes them for itself).\n' +
         'A Redis Cluster is found by asking the server (INFO cluster); give any node\'s URL, or several separated by commas.\n' +
         'Exit codes: 0 ok, 1 runtime failure (Redis unreachable, queue missing, not supported yet), 2 usage (bad arguments, refused confirmation).\n' +
         'Through npx, which takes --help and --version for itself: npx crawlee-redis help [command], npx crawlee-redis version.',
@@ -55,6 +58,13 @@ export function createProgram(io: CliIo): Command {
 export async function runCli(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
   const program = createProgram(io);
   try {
+    // `npx crawlee-redis --redis URL ls`: npm takes --redis for itself and passes the URL on as the command.
+    const first = argv[2];
+    if (first !== undefined && /^(rediss?|unix):\/\//i.test(first)) {
+      throw new CliUsageError(
+        `${first} is not a command: an option before the command was taken by npx (npm reads options placed before the command). Put --redis, --key-prefix and --json after the command: npx crawlee-redis ls --redis URL`,
+      );
+    }
     await program.parseAsync(argv);
     return EXIT.ok;
   } catch (error) {

@@ -78,14 +78,19 @@ describe('crawlee-redis help and version through npx', () => {
   it('`help`, `version` and the forms after `--` print the CLI\'s own help and version', async () => {
     const help = await npx(['--no', 'crawlee-redis', 'help']);
     expect(help.code, help.stderr).toBe(0);
-    expect(help.stdout).toContain('Usage: crawlee-redis [options] [command]');
+    expect(help.stdout).toContain('Usage: crawlee-redis <command> [options]');
     expect(help.stdout).toMatch(/^\s+version\b/m);
     const version = await npx(['--no', 'crawlee-redis', 'version']);
     expect(version).toMatchObject({ code: 0, stdout: `${PACKAGE_VERSION}\n` });
     const json = await runBin(['version', '--json']);
     expect(JSON.parse(json.stdout)).toEqual({ version: PACKAGE_VERSION });
     expect((await npx(['--no', 'crawlee-redis', '--', '--version'])).stdout).toBe(`${PACKAGE_VERSION}\n`);
-    expect((await npx(['--no', 'crawlee-redis', '--', '--help'])).stdout).toContain('Usage: crawlee-redis [options] [command]');
+    expect((await npx(['--no', 'crawlee-redis', '--', '--help'])).stdout).toContain('Usage: crawlee-redis <command> [options]');
+    // The option before the command is npm's: the URL arrives as the command, and the CLI says where --redis goes.
+    const eaten = await npx(['--no', 'crawlee-redis', '--redis', 'redis://127.0.0.1:1', 'ls']);
+    expect(eaten.code).toBe(2);
+    expect(eaten.stderr).toContain('redis://127.0.0.1:1 is not a command');
+    expect(eaten.stderr).toContain('npx crawlee-redis ls --redis URL');
     const commandHelp = await npx(['--no', 'crawlee-redis', 'help', 'watch']);
     expect(commandHelp.stdout).toContain('Usage: crawlee-redis watch [options] <queue>');
   });
