@@ -11,6 +11,8 @@ export interface WorkerRow {
   retried: number;
   /** Locks held at the worker's last publish. */
   locks: number;
+  /** Times its liveness heartbeat lapsed (its locks may have been refetched by others). */
+  lapses: number;
   /** Requests finished per second over its last interval. */
   rate: number;
   /** ISO time of the first publish (Redis time); null once the record expired. */
@@ -35,6 +37,7 @@ export async function workerRows(admin: RedisQueueAdmin): Promise<WorkerRow[]> {
     failed: w.failed,
     retried: w.retried,
     locks: w.locks,
+    lapses: w.lapses,
     rate: Math.round(w.rate * 10) / 10,
     startedAt: w.startedAt ? w.startedAt.toISOString() : null,
     lastSeen: w.lastSeen.toISOString(),

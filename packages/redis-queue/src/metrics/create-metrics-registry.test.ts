@@ -85,6 +85,8 @@ describe('createMetricsRegistry', () => {
     const next = parseExposition(await registry.metrics()).samples;
     expect(next.find((s) => s.name === 'crawlee_queue_pending_requests')!.value).toBe(3);
     expect(next.find((s) => s.name === 'crawlee_worker_up')!.value).toBe(0);
+    expect(next.find((s) => s.name === 'crawlee_worker_requests_per_second')!.value).toBe(0);
+    expect(next.find((s) => s.name === 'crawlee_worker_liveness_lapses_total')!.value).toBe(0);
   });
 
   it('rejects a bad key prefix or queue name before connecting', () => {

@@ -143,6 +143,7 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Reg
   workerMetric('counter', 'crawlee_worker_handled_requests_total', 'Requests the worker handled successfully.', (w) => w.handled);
   workerMetric('counter', 'crawlee_worker_failed_requests_total', 'Requests that failed for good in the worker.', (w) => w.failed);
   workerMetric('gauge', 'crawlee_worker_locks', 'Locks the worker held at its last publish.', (w) => w.locks);
+  workerMetric('counter', 'crawlee_worker_liveness_lapses_total', 'Times the worker\'s liveness heartbeat lapsed (event loop blocked or Redis out of reach past the window): its locks may have been refetched by others.', (w) => w.lapses);
   workerMetric('gauge', 'crawlee_worker_requests_per_second', 'Requests the worker finished per second over its last interval.', (w) => w.rate);
   return registry;
 }

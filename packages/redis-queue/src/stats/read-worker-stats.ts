@@ -33,7 +33,8 @@ export interface WorkerInfo {
   /** Times its liveness heartbeat lapsed (its event loop was blocked, or Redis out of reach, past the liveness
    * window: its locks may have been refetched by others); 0 without liveness. */
   lapses: number;
-  /** Requests finished (handled + failed) per second over its last interval. */
+  /** Requests finished (handled + failed) per second over its last interval; 0 once it stopped or died (its last
+   * interval's rate is not a rate any more). */
   rate: number;
   /** Its publish interval in ms. */
   intervalMs: number;
@@ -83,9 +84,10 @@ export async function readWorkers(redis: RedisConnection, keys: Pick<QueueKeys, 
     const ttlMs = num(record.ttlMs);
     // A stopped worker published its last record on purpose: it is not judged by its TTL (it expires by itself).
     const expired = record.state !== 'stopped' && ttlMs > 0 && now - seen > ttlMs;
+    const state = expired ? 'dead' : record.state === 'stopped' ? 'stopped' : 'alive';
     workers.push({
       ...base,
-      state: expired ? 'dead' : record.state === 'stopped' ? 'stopped' : 'alive',
+      state,
       host: record.host ?? '',
       pid: num(record.pid),
       clientKey: record.clientKey ?? '',
@@ -97,7 +99,7 @@ export async function readWorkers(redis: RedisConnection, keys: Pick<QueueKeys, 
       alreadyPresent: num(record.alreadyPresent),
       locks: num(record.locks),
       lapses: num(record.lapses),
-      rate: num(record.rate),
+      rate: state === 'alive' ? num(record.rate) : 0,
       intervalMs: num(record.intervalMs),
       ttlMs,
     });

@@ -58,7 +58,7 @@ describe('crawlee-redis', () => {
     const workers = JSON.parse((await cli(['workers', 'queue', '--json'])).stdout);
     expect(workers).toMatchObject([{ state: 'alive', clientKey: 'worker-a', handled: 1, locks: 1, pid: process.pid }]);
     const workersText = (await cli(['workers', 'queue'])).stdout.split('\n');
-    expect(workersText[0]).toMatch(/^WORKER\s+STATE\s+HANDLED/);
+    expect(workersText[0]).toMatch(/^WORKER\s+STATE\s+HANDLED\s+FAILED\s+RETRIED\s+LOCKS\s+LAPSES\s+REQ\/S/);
     expect(workersText[1]).toContain(workers[0].id);
   });
 

@@ -51,8 +51,10 @@ describe('worker stats', () => {
     const more = await c.listAndLockHead({ limit: 1, lockSecs: 30 });
     await c.updateRequest({ ...req(3), id: more.items[0]!.id, handledAt: new Date().toISOString() });
     await sc.close();
+    // Its last interval had a rate; stopped, it finishes nothing any more, so it reads 0 requests/s.
+    expect(Number(await world.redis.hget(key, 'rate'))).toBeGreaterThan(0);
     const [stopped] = await admin.workers();
-    expect(stopped).toMatchObject({ state: 'stopped', handled: 2 });
+    expect(stopped).toMatchObject({ state: 'stopped', handled: 2, rate: 0, lapses: 0 });
     expect((await admin.crawlStats()).handled).toBe(2);
     // The last record outlives the TTL (it is kept for the retention, 600 s by default), so a finished worker
     // stays "stopped" with its final counters instead of turning "dead" 5 s after the end.

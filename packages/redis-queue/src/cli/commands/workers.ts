@@ -10,7 +10,7 @@ import { formatAge, table } from '../format.js';
  */
 export function workerTable(workers: WorkerInfo[], now: number): string {
   return table(
-    ['WORKER', 'STATE', 'HANDLED', 'FAILED', 'RETRIED', 'LOCKS', 'REQ/S', 'UP', 'LAST SEEN'],
+    ['WORKER', 'STATE', 'HANDLED', 'FAILED', 'RETRIED', 'LOCKS', 'LAPSES', 'REQ/S', 'UP', 'LAST SEEN'],
     workers.map((w) => [
       w.id,
       w.state,
@@ -18,6 +18,7 @@ export function workerTable(workers: WorkerInfo[], now: number): string {
       w.failed,
       w.retried,
       w.locks,
+      w.lapses,
       w.rate.toFixed(1),
       w.startedAt ? formatAge(w.lastSeen.getTime() - w.startedAt.getTime()) : '-',
       `${formatAge(now - w.lastSeen.getTime())} ago`,

@@ -117,7 +117,7 @@ function renderWorkers(entry, workers, at) {
     target.replaceChildren(el('div', { class: 'none', text: 'No worker has published stats yet (workers publish from their first lock on).' }));
     return;
   }
-  const columns = ['Worker', 'State', 'Handled', 'Failed', 'Retried', 'Locks', 'Req/s', 'Up', 'Last seen'];
+  const columns = ['Worker', 'State', 'Handled', 'Failed', 'Retried', 'Locks', 'Lapses', 'Req/s', 'Up', 'Last seen'];
   target.replaceChildren(table(columns, workers, (w) =>
     el('tr', { 'data-worker': w.id, 'data-state': w.state },
       el('td', { class: 'mono', text: w.id }),
@@ -126,9 +126,10 @@ function renderWorkers(entry, workers, at) {
       el('td', { class: 'num', 'data-field': 'failed', text: String(w.failed) }),
       el('td', { class: 'num', 'data-field': 'retried', text: String(w.retried) }),
       el('td', { class: 'num', 'data-field': 'locks', text: String(w.locks) }),
+      el('td', { class: 'num', 'data-field': 'lapses', title: 'times its liveness heartbeat lapsed: its locks may have been refetched', text: String(w.lapses) }),
       el('td', { class: 'num', text: w.rate.toFixed(1) }),
       el('td', { text: w.startedAt ? age(Date.parse(w.lastSeen) - Date.parse(w.startedAt)) : '–' }),
-      el('td', { text: `${age(at - Date.parse(w.lastSeen))} ago` })), ['Handled', 'Failed', 'Retried', 'Locks', 'Req/s']));
+      el('td', { text: `${age(at - Date.parse(w.lastSeen))} ago` })), ['Handled', 'Failed', 'Retried', 'Locks', 'Lapses', 'Req/s']));
 }
 
 async function requeue(queue, id, button) {
