@@ -1,10 +1,10 @@
 import { RedisQueueAdmin, type DeadLetter, type RedisQueueStats } from '../admin/redis-queue-admin.js';
 import type { CrawlStats } from '../stats/read-crawl-stats.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
-import type { ConnectionHandle } from '../redis/connection.js';
-import { queueIndexKey } from '../redis/keys.js';
+import type { ConnectionHandle } from '../core/connection.js';
+import { queueIndexKey } from '../core/keys.js';
 import { redisMemoryBytes } from './redis-memory.js';
-import { sumStats } from '../shard/shard-admin-parts.js';
+import { sumStats } from '../admin/shard-admin-parts.js';
 import { workerRows, type WorkerRow } from './worker-rows.js';
 
 /** Dead letters listed per queue (the newest); the card shows the full count from the stats. */

@@ -1,7 +1,7 @@
 import { RedisQueueAdmin } from '../admin/redis-queue-admin.js';
 import type { RedisQueueStats } from '../admin/redis-queue-admin.js';
-import type { RedisConnection } from '../redis/connection.js';
-import { queueIndexKey } from '../redis/keys.js';
+import type { RedisConnection } from '../core/connection.js';
+import { queueIndexKey } from '../core/keys.js';
 import type { CrawlStats } from '../stats/read-crawl-stats.js';
 import type { WorkerInfo } from '../stats/read-worker-stats.js';
 

@@ -6,9 +6,9 @@ import type {
   RequestQueueInfo,
   RequestSchema,
   UpdateRequestSchema,
-} from '../crawlee-types.js';
+} from '../core/crawlee-types.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
-import type { QueueKeys } from '../redis/keys.js';
+import type { QueueKeys } from '../core/keys.js';
 import type { StoredRequest } from './lock-ledger.js';
 import type { QueueCore } from './queue-core.js';
 

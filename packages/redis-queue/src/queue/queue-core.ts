@@ -7,27 +7,27 @@ import type {
   RedisRequestQueueInfo,
   RequestSchema,
   UpdateRequestSchema,
-} from '../crawlee-types.js';
+} from '../core/crawlee-types.js';
 import { StartUrlFeed, type FeedSource } from '../feed/start-url-feed.js';
 import { checkStartUrlFeed, drainStartUrls } from '../feed/drain-start-urls.js';
 import { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
-import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
+import { queueIndexKey, queueKeys, type QueueKeys } from '../core/keys.js';
 import { AddPath } from './add-path.js';
 import { createQueueArgs } from './handled-store.js';
 import { LockBatches } from './lock-batches.js';
 import { LockLedger, type StoredRequest } from './lock-ledger.js';
 import type { QueueContext } from './queue-context.js';
 import { QueueLocks } from './queue-locks.js';
-import { QueueScripts } from './queue-scripts.js';
-import { DEAD_LETTER_MOVED } from './reply-codes.js';
-import { DELETE_REPLY } from '../redis/reply-codes.js';
+import { QueueScripts } from '../core/queue-scripts.js';
+import { DEAD_LETTER_MOVED } from '../core/reply-codes.js';
+import { DELETE_REPLY } from '../core/reply-codes.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
-import { decodeRequest, encodeRequest, toHeadItem } from './request-codec.js';
+import { decodeRequest, encodeRequest, toHeadItem } from '../core/request-codec.js';
 import { checkPolitenessSpec, politenessSpec, QueuePoliteness } from '../politeness/queue-politeness.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
 import { QueueMemoryCache } from '../stats/queue-memory-cache.js';
 import { classifyUpdate, NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
-import { metaNumber } from './meta-number.js';
+import { metaNumber } from '../core/meta-number.js';
 import { Heartbeat } from '../liveness/heartbeat.js';
 import type { LockHeadResult } from '../politeness/lock-when-open.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestQueueCollectionClient, RequestQueueInfo } from '../crawlee-types.js';
-import { queueIndexKey } from '../redis/keys.js';
+import type { RequestQueueCollectionClient, RequestQueueInfo } from '../core/crawlee-types.js';
+import { queueIndexKey } from '../core/keys.js';
 import type { QueueContext } from '../queue/queue-context.js';
 import { RedisRequestQueueClient } from './redis-request-queue-client.js';
 

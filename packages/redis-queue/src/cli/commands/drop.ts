@@ -1,5 +1,5 @@
 import { unlinkHashTag } from '../../admin/unlink-hash-tag.js';
-import { queueIndexKey } from '../../redis/keys.js';
+import { queueIndexKey } from '../../core/keys.js';
 import { wrongTypeErrorOf } from '../../errors/wrong-type-error-of.js';
 import { defineCliCommand } from '../define-command.js';
 

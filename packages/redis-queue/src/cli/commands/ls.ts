@@ -1,4 +1,4 @@
-import { queueIndexKey } from '../../redis/keys.js';
+import { queueIndexKey } from '../../core/keys.js';
 import { wrongTypeErrorOf } from '../../errors/wrong-type-error-of.js';
 import { QueueMetadataCorruptError } from '../../errors/queue-metadata-corrupt-error.js';
 import { defineCliCommand } from '../define-command.js';
