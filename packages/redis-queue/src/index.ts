@@ -26,7 +26,9 @@ export {
   type RedisQueueStorage,
   type RequeueDeadLettersOptions,
 } from './admin/redis-queue-admin.js';
-export { defaultStartUrlsKey, type QueueKeys } from './core/keys.js';
+export { assertKeyPrefix, defaultStartUrlsKey, type QueueKeys } from './core/keys.js';
+export { listQueueNames } from './core/queue-index.js';
+export { hashTagOf } from '@crawlee-distributed/redis-kit';
 export type {
   ScrapyQueueClass,
   ScrapySerializer,

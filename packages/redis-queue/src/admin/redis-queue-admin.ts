@@ -1,7 +1,8 @@
 import { requestIdOf } from '../core/request-codec.js';
 import { ConnectionHandle, type RedisConnection } from '../core/connection.js';
 import { numberOption } from '../options/option-ranges.js';
-import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../core/keys.js';
+import { defaultStartUrlsKey, queueKeys, type QueueKeys } from '../core/keys.js';
+import { unindexQueue } from '../core/queue-index.js';
 import { QueueScripts } from '../core/queue-scripts.js';
 import { unlinkHashTag } from './unlink-hash-tag.js';
 import { DELETE_REPLY } from '../core/reply-codes.js';
@@ -167,7 +168,7 @@ export class RedisQueueAdmin {
   async drop(): Promise<void> {
     if (await this.shardAdmins.over((p) => p.drop())) await this.connection.run(() => this.redis.del(this.keys.meta));
     await this.scripts.run('purgeQueue', ['0', '1'], { extraKeys: this.optionalKeys() });
-    await this.connection.run(() => this.redis.srem(queueIndexKey(this.keyPrefix), this.name));
+    await this.connection.run(() => unindexQueue(this.redis, this.keyPrefix, this.name));
   }
 
   /**

@@ -11,7 +11,8 @@ import type {
 import { StartUrlFeed, type FeedSource } from '../feed/start-url-feed.js';
 import { checkStartUrlFeed, drainStartUrls } from '../feed/drain-start-urls.js';
 import { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
-import { queueIndexKey, queueKeys, type QueueKeys } from '../core/keys.js';
+import { queueKeys, type QueueKeys } from '../core/keys.js';
+import { indexQueue, unindexQueue } from '../core/queue-index.js';
 import { AddPath } from './add-path.js';
 import { createQueueArgs } from './handled-store.js';
 import { LockBatches } from './lock-batches.js';
@@ -157,7 +158,7 @@ export class QueueCore {
     await this.feed?.check();
     await this.create(name);
     this.metaChecked = Promise.resolve();
-    await this.redis((r) => r.sadd(queueIndexKey(this.ctx.keyPrefix), this.id));
+    await this.redis((r) => indexQueue(r, this.ctx.keyPrefix, this.id));
   }
 
   /** @returns the queue info with counters from Redis and `memoryBytes` (bytes of the queue's keys, measured at
@@ -201,7 +202,7 @@ export class QueueCore {
   /** Deletes the queue, its requests and dead letters, and its index entry. */
   async drop(): Promise<void> {
     await this.scripts.run('purgeQueue', [this.scripts.offset(), '1'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases] });
-    await this.redis((r) => r.srem(queueIndexKey(this.ctx.keyPrefix), this.id));
+    await this.redis((r) => unindexQueue(r, this.ctx.keyPrefix, this.id));
     this.ledger.dropAllCached();
   }
 

@@ -13,7 +13,8 @@ import type { QueueContext } from '../queue/queue-context.js';
 import { QueueCore } from '../queue/queue-core.js';
 import type { QueueCoreApi } from '../queue/queue-core-api.js';
 import { encodeRequest } from '../core/request-codec.js';
-import { queueIndexKey, queueKeys, type QueueKeys } from '../core/keys.js';
+import { queueKeys, type QueueKeys } from '../core/keys.js';
+import { unindexQueue } from '../core/queue-index.js';
 import { ADD_ADDED, ADD_PRESENT, ADD_HANDLED } from '../core/reply-codes.js';
 import { NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
@@ -179,7 +180,7 @@ export class ShardedQueueCore implements QueueCoreApi {
   async drop(): Promise<void> {
     await Promise.all(this.cores.map((core) => core.drop()));
     await this.ctx.connection.run(() => this.ctx.connection.redis.del(this.keys.meta));
-    await this.ctx.connection.run(() => this.ctx.connection.redis.srem(queueIndexKey(this.ctx.keyPrefix), this.id));
+    await this.ctx.connection.run(() => unindexQueue(this.ctx.connection.redis, this.ctx.keyPrefix, this.id));
   }
 
   /** Unhandled requests, shard after shard (each shard in its queue order). @param limit - at most this many */
