@@ -31,6 +31,7 @@ import { classifyUpdate, NO_WORKER_STATS, type WorkerStatsRecorder } from '../st
 import { metaNumber } from '../core/meta-number.js';
 import { Heartbeat } from '../liveness/heartbeat.js';
 import type { LockHeadResult } from '../politeness/lock-when-open.js';
+import type { QueueCoreApi } from './queue-core-api.js';
 
 /**
  * The queue core of one Redis request queue for one lock owner (`clientKey`): typed script calls that carry the
@@ -39,7 +40,7 @@ import type { LockHeadResult } from '../politeness/lock-when-open.js';
  * `RequestQueueBackend` adapter would map fetchNextRequest / markRequestAsHandled / reclaimRequest onto
  * {@link QueueCore.lockHead}, {@link QueueCore.update} and {@link QueueCore.release}.
  */
-export class QueueCore {
+export class QueueCore implements QueueCoreApi {
   /** The queue's keys. */
   readonly keys: QueueKeys;
   /** The queue's scripts (also used by the feed). */
