@@ -5,6 +5,7 @@
 // its part through the real stack above it. Run by `npm run lint`; exits 1 naming each import that runs back up.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 /** Lowest first. '.' is the files directly in src/: the package's entry points, on top. */
@@ -76,7 +77,7 @@ export function floorViolations(srcDir) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
   const problems = floorViolations(srcDir);
-  for (const line of problems) console.error(`import runs back up: ${line}`);
+  for (const line of problems) process.stderr.write(`import runs back up: ${line}\n`);
   if (problems.length > 0) process.exit(1);
-  console.log(`floors: every import of src/ runs down (${FLOORS.length} floors)`);
+  process.stdout.write(`floors: every import of src/ runs down (${FLOORS.length} floors)\n`);
 }
