@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join as joinPath, resolve } from 'node:path';
-import { InvalidOptionsError } from 'crawlee-redis-queue';
-import { queueKeys } from 'crawlee-redis-queue/internal';
+import { assertKeyPrefix, InvalidOptionsError } from 'crawlee-redis-queue';
 import { OptionRangeError } from './errors/option-range-error.js';
 import { UsageError } from './errors/usage-error.js';
 import { maskInText, maskUrl } from './mask-credentials.js';
@@ -292,10 +291,10 @@ export function resolveOptions(raw: RawOptions, env: NodeJS.ProcessEnv = process
 
   const keyPrefix = raw.keyPrefix ?? 'crawlee';
   if (!/^[A-Za-z0-9:_-]{1,50}$/.test(keyPrefix)) throw new UsageError(`--key-prefix has invalid characters: "${keyPrefix}".`);
-  // The queue's own rules (e.g. no ":rq:" / ":ds:" segment), checked up front by the function that builds its keys
-  // (pure: nothing is connected or written), so a bad prefix is a usage error before anything starts.
+  // The queue's own rules (e.g. no ":rq:" / ":ds:" segment), checked up front (pure: nothing is connected or
+  // written), so a bad prefix is a usage error before anything starts.
   try {
-    queueKeys(keyPrefix, 'check');
+    assertKeyPrefix('keyPrefix', keyPrefix);
   } catch (error) {
     if (error instanceof InvalidOptionsError) throw new UsageError(`--key-prefix: ${error.message}`);
     throw error;

@@ -1,16 +1,14 @@
 import { unknownOptionProblem, type KnownOptions } from '@crawlee-distributed/redis-kit';
 import { InvalidDedupOptionsError } from './errors/invalid-dedup-options-error.js';
-import type { MemoryBloomDedupStoreOptions } from './memory/memory-bloom-dedup-store.js';
-import type { RedisBloomDedupStoreOptions } from './redis/redis-bloom-dedup-store.js';
-import type { RedisSetDedupStoreOptions } from './redis/redis-set-dedup-store.js';
 
-/** The option names of each store (typed: a name added to an options type must be added here, or this fails to
- * compile). */
-export const REDIS_BLOOM_OPTIONS: KnownOptions<RedisBloomDedupStoreOptions> = {
+/** The option names of each store. known-store-options-match.ts holds each table against its store's options type (a
+ * name added to an options type and not here does not compile); the tables do not import those types themselves,
+ * since the stores that own the types import this file. */
+export const REDIS_BLOOM_OPTIONS = {
   redis: true, key: true, capacity: true, errorRate: true, blocks: true, maxFilterBytes: true, recipe: true, preallocate: true, maxBatch: true, connectTimeoutSecs: true, split: true,
-};
-export const REDIS_SET_OPTIONS: KnownOptions<RedisSetDedupStoreOptions> = { redis: true, key: true, maxBatch: true, connectTimeoutSecs: true, split: true };
-export const MEMORY_BLOOM_OPTIONS: KnownOptions<MemoryBloomDedupStoreOptions> = { capacity: true, errorRate: true, snapshot: true, maxFilterBytes: true, autoSave: true };
+} as const;
+export const REDIS_SET_OPTIONS = { redis: true, key: true, maxBatch: true, connectTimeoutSecs: true, split: true } as const;
+export const MEMORY_BLOOM_OPTIONS = { capacity: true, errorRate: true, snapshot: true, maxFilterBytes: true, autoSave: true } as const;
 
 /**
  * Rejects an option name a store does not take (`maxbatch`, `autosave`): silently dropped, the store would run with

@@ -17,7 +17,7 @@ export {
 export { RedisRequestQueueClient } from './storage/redis-request-queue-client.js';
 export type { HandledRequestsMode, HandledBloomOptions } from './queue/handled-store.js';
 export type { HandledStoreInfo } from './admin/handled-store-info.js';
-export type { RedisRequestQueueInfo } from './crawlee-types.js';
+export type { RedisRequestQueueInfo } from './core/crawlee-types.js';
 export {
   RedisQueueAdmin,
   type DeadLetter,
@@ -26,7 +26,9 @@ export {
   type RedisQueueStorage,
   type RequeueDeadLettersOptions,
 } from './admin/redis-queue-admin.js';
-export { defaultStartUrlsKey, type QueueKeys } from './redis/keys.js';
+export { assertKeyPrefix, defaultStartUrlsKey, type QueueKeys } from './core/keys.js';
+export { listQueueNames } from './core/queue-index.js';
+export { hashTagOf } from '@crawlee-distributed/redis-kit';
 export type {
   ScrapyQueueClass,
   ScrapySerializer,
@@ -43,9 +45,9 @@ export type { WorkerInfo } from './stats/read-worker-stats.js';
 export type { CrawlStats } from './stats/read-crawl-stats.js';
 export { createMetricsRegistry, type MetricsRegistryOptions } from './metrics/create-metrics-registry.js';
 export { startMetricsServer } from './metrics/metrics-server.js';
-export type { RedisConnection, RedisConnectionOption } from './redis/connection.js';
+export type { RedisConnection, RedisConnectionOption } from './core/connection.js';
 export type { AttachEnqueueFilterOptions, EnqueueFilterSource, UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
-// Listed one by one (not `export *` of errors/index.ts): mapScriptError is internal.
+// Listed one by one (not `export *` of errors/index.ts), so a new error class is a deliberate public name.
 export {
   RedisQueueError,
   InvalidRequestError,
@@ -74,8 +76,8 @@ export {
   type ShardLayout,
 } from './errors/index.js';
 export type { DurabilityOptions } from './options/durability-option.js';
-export { maskRedisUrl } from './redis/mask-redis-url.js';
-export { PACKAGE_VERSION } from './version.js';
+export { maskRedisUrl } from './core/mask-redis-url.js';
+export { PACKAGE_VERSION } from './core/version.js';
 export {
   RedisDatasetClient,
   RedisDatasetCollectionClient,

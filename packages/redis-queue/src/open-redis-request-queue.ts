@@ -1,6 +1,6 @@
 import { log } from 'crawlee';
 import type { Configuration } from 'crawlee';
-import { assertQueueName } from './redis/queue-name.js';
+import { assertQueueName } from './core/queue-name.js';
 import { InvalidOptionsError } from './errors/invalid-options-error.js';
 import { lockMsOf } from './queue/lock-secs.js';
 import { numberOption } from './options/option-ranges.js';

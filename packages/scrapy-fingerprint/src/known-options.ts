@@ -1,15 +1,13 @@
 import { unknownOptionProblem, type KnownOptions } from '@crawlee-distributed/redis-kit/options';
-import type { ScrapyUniqueKeyOptions } from './crawlee/options.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
-import type { FingerprintOptions } from './scrapy/fingerprint.js';
-import type { CanonicalizeUrlOptions } from './w3lib/canonicalize-url.js';
-import type { SafeUrlStringOptions } from './w3lib/safe-url-string.js';
 
-/** The option names of each function (typed: a name added to an options type must be added here). */
-export const FINGERPRINT_OPTIONS: KnownOptions<FingerprintOptions> = { recipe: true, includeHeaders: true, keepFragments: true, scrapyRequest: true };
-export const UNIQUE_KEY_OPTIONS: KnownOptions<ScrapyUniqueKeyOptions> = { ...FINGERPRINT_OPTIONS, dontFilter: true };
-export const CANONICALIZE_OPTIONS: KnownOptions<CanonicalizeUrlOptions> = { keepBlankValues: true, keepFragments: true, encoding: true };
-export const SAFE_URL_OPTIONS: KnownOptions<SafeUrlStringOptions> = { encoding: true, pathEncoding: true, quotePath: true };
+/** The option names of each function. known-options-match.ts holds each table against its options type (a name
+ * added to an options type and not here does not compile); the tables do not import those types themselves, since
+ * the functions that own the types import this file. */
+export const FINGERPRINT_OPTIONS = { recipe: true, includeHeaders: true, keepFragments: true, scrapyRequest: true } as const;
+export const UNIQUE_KEY_OPTIONS = { ...FINGERPRINT_OPTIONS, dontFilter: true } as const;
+export const CANONICALIZE_OPTIONS = { keepBlankValues: true, keepFragments: true, encoding: true } as const;
+export const SAFE_URL_OPTIONS = { encoding: true, pathEncoding: true, quotePath: true } as const;
 
 /**
  * Rejects an option name the function does not take (`includeHeader`, `keepFragment`): dropped silently, the

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { PolitenessStats, RedisQueueAdmin, RedisQueueStats } from 'crawlee-redis-queue';
-import { queueKeys } from 'crawlee-redis-queue/internal';
 import type { RedisClient } from '../redis/open-redis.js';
 
 /**
@@ -36,13 +35,13 @@ export function seededSiteKey(hashTag: string): string {
 }
 
 /** Reads the queue's counters and seeding record (reads only: nothing is created). */
-export async function readQueueState(redis: RedisClient, admin: RedisQueueAdmin, hashTag: string, queue: { keyPrefix: string; name: string }): Promise<QueueState> {
+export async function readQueueState(redis: RedisClient, admin: RedisQueueAdmin, hashTag: string): Promise<QueueState> {
   const [stats, raw, leases, politeness, shards] = await Promise.all([
     admin.stats(),
     redis.hgetall(seededSiteKey(hashTag)),
     admin.producerLeases(),
     admin.politenessStats({ top: 1 }),
-    recordedShards(redis, queue.keyPrefix, queue.name),
+    recordedShards(redis, admin.keys.meta),
   ]);
   const site =
     typeof raw.source === 'string' && typeof raw.incarnation === 'string'
@@ -56,10 +55,10 @@ export async function readQueueState(redis: RedisClient, admin: RedisQueueAdmin,
  * the layout every client of the queue must open it with). Read here, before anything is served or started, so a
  * run with another `--shards` is refused up front.
  *
+ * @param meta - the queue's metadata key (`admin.keys.meta`)
  * @returns the count; 1 for metadata without one (a queue created before shards existed); undefined without metadata
  */
-async function recordedShards(redis: RedisClient, keyPrefix: string, name: string): Promise<number | undefined> {
-  const meta = queueKeys(keyPrefix, name).meta;
+async function recordedShards(redis: RedisClient, meta: string): Promise<number | undefined> {
   const [exists, shards] = await Promise.all([redis.exists(meta), redis.hget(meta, 'shards')]);
   if (exists === 0) return undefined;
   const n = Number(shards ?? 1);

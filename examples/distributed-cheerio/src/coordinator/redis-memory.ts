@@ -1,4 +1,4 @@
-import { hashTagOf } from 'crawlee-redis-queue/internal';
+import { hashTagOf } from 'crawlee-redis-queue';
 import type { Redis } from 'ioredis';
 import { mastersOf, type RedisClient } from '../redis/open-redis.js';
 

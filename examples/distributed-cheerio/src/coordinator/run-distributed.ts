@@ -106,7 +106,7 @@ export async function runDistributed(input: {
     if (before.total === 0) log.info(`queue "${queueName}" on ${shownUrl}${layout} seeded with ${maskUrl(site.startUrl)}`);
     else log.info(`resuming queue "${queueName}" on ${shownUrl}${layout}: ${before.handled} handled, ${before.pending} pending`);
   } else {
-    const seeded = (await readQueueState(redis, admin, keys.hashTag, { keyPrefix: options.keyPrefix, name: queueName })).site;
+    const seeded = (await readQueueState(redis, admin, keys.hashTag)).site;
     incarnation = seeded?.incarnation ?? '';
     servedOrigin = seeded?.origin ?? '';
   }

@@ -36,10 +36,7 @@ async function inspectQueue(options: RunOptions, target: RedisTarget): Promise<Q
   const redis = openRedis(target, { maxRetriesPerRequest: 2, lazyConnect: true });
   const admin = new RedisQueueAdmin({ redis, keyPrefix: options.keyPrefix, name: options.runQueueName });
   try {
-    const state = await readQueueState(redis, admin, runKeys(options.keyPrefix, options.runQueueName).hashTag, {
-      keyPrefix: options.keyPrefix,
-      name: options.runQueueName,
-    });
+    const state = await readQueueState(redis, admin, runKeys(options.keyPrefix, options.runQueueName).hashTag);
     const shardCount = shardsForQueue(options, state.shards);
     // A live producer lease means a seeding run is still adding: a --join may start (its workers wait for the work).
     const seeding = state.producers > 0;

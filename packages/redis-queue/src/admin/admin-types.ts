@@ -1,5 +1,5 @@
 import type { RedisOptions } from 'ioredis';
-import type { RedisConnectionOption } from '../redis/connection.js';
+import type { RedisConnectionOption } from '../core/connection.js';
 import type { HandledStoreInfo } from './handled-store-info.js';
 
 // The shapes RedisQueueAdmin takes and returns (re-exported by redis-queue-admin.ts and the package root).

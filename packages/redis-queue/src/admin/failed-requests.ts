@@ -1,8 +1,8 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { QueueScripts } from '../queue/queue-scripts.js';
-import { encodeRecord, parseStoredRecord, type ParsedRecord, type StoredRecord } from '../queue/record-format.js';
-import { requestIdOf } from '../queue/request-codec.js';
-import { REQUEUE_REPLY } from '../redis/reply-codes.js';
+import type { QueueScripts } from '../core/queue-scripts.js';
+import { encodeRecord, parseStoredRecord, type ParsedRecord, type StoredRecord } from '../core/record-format.js';
+import { requestIdOf } from '../core/request-codec.js';
+import { REQUEUE_REPLY } from '../core/reply-codes.js';
 import { RequeuePoliteness } from '../politeness/requeue-politeness.js';
 
 /** One request that failed for good (Crawlee marked it handled from its error handler after its last retry). */

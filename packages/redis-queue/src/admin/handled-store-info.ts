@@ -1,8 +1,8 @@
 import { bloomFalsePositiveRate } from '@crawlee-distributed/redis-kit';
 import type { HandledRequestsMode } from '../queue/handled-store.js';
-import type { RedisConnection } from '../redis/connection.js';
-import type { QueueKeys } from '../redis/keys.js';
-import { metaNumber } from '../queue/meta-number.js';
+import type { RedisConnection } from '../core/connection.js';
+import type { QueueKeys } from '../core/keys.js';
+import { metaNumber } from '../core/meta-number.js';
 
 /** The handled store of a queue as its meta records it (`handledRequests`, create-queue.lua). */
 export interface HandledStoreInfo {

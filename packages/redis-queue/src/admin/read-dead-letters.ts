@@ -1,5 +1,5 @@
-import type { ConnectionHandle } from '../redis/connection.js';
-import type { QueueKeys } from '../redis/keys.js';
+import type { ConnectionHandle } from '../core/connection.js';
+import type { QueueKeys } from '../core/keys.js';
 import type { DeadLetter } from './admin-types.js';
 
 /**

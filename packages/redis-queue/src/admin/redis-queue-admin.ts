@@ -1,10 +1,11 @@
-import { requestIdOf } from '../queue/request-codec.js';
-import { ConnectionHandle, type RedisConnection } from '../redis/connection.js';
+import { requestIdOf } from '../core/request-codec.js';
+import { ConnectionHandle, type RedisConnection } from '../core/connection.js';
 import { numberOption } from '../options/option-ranges.js';
-import { defaultStartUrlsKey, queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
-import { QueueScripts } from '../queue/queue-scripts.js';
+import { defaultStartUrlsKey, queueKeys, type QueueKeys } from '../core/keys.js';
+import { unindexQueue } from '../core/queue-index.js';
+import { QueueScripts } from '../core/queue-scripts.js';
 import { unlinkHashTag } from './unlink-hash-tag.js';
-import { DELETE_REPLY } from '../redis/reply-codes.js';
+import { DELETE_REPLY } from '../core/reply-codes.js';
 import { readCrawlStats, type CrawlStats } from '../stats/read-crawl-stats.js';
 import { readQueueMemory } from '../stats/read-queue-memory.js';
 import { QueueMemoryCache } from '../stats/queue-memory-cache.js';
@@ -23,11 +24,11 @@ import { planDeadLetterRequeue, runDeadLetterRequeue } from './requeue-dead-lett
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { shardOf } from '../shard/shard-of.js';
-import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCounts, sumStats } from '../shard/shard-admin-parts.js';
+import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCounts, sumStats } from './shard-admin-parts.js';
 
 import type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 import { checkKnownOptions } from '../options/known-options.js';
-import { metaNumber } from '../queue/meta-number.js';
+import { metaNumber } from '../core/meta-number.js';
 
 export type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
@@ -167,7 +168,7 @@ export class RedisQueueAdmin {
   async drop(): Promise<void> {
     if (await this.shardAdmins.over((p) => p.drop())) await this.connection.run(() => this.redis.del(this.keys.meta));
     await this.scripts.run('purgeQueue', ['0', '1'], { extraKeys: this.optionalKeys() });
-    await this.connection.run(() => this.redis.srem(queueIndexKey(this.keyPrefix), this.name));
+    await this.connection.run(() => unindexQueue(this.redis, this.keyPrefix, this.name));
   }
 
   /**

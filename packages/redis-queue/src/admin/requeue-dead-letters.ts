@@ -1,8 +1,8 @@
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
-import { encodeRequest, requestIdOf } from '../queue/request-codec.js';
-import { parseStoredRecord, storedFields } from '../queue/record-format.js';
-import type { QueueScripts } from '../queue/queue-scripts.js';
-import { REQUEUED } from '../queue/reply-codes.js';
+import { encodeRequest, requestIdOf } from '../core/request-codec.js';
+import { parseStoredRecord, storedFields } from '../core/record-format.js';
+import type { QueueScripts } from '../core/queue-scripts.js';
+import { REQUEUE_REQUEUED } from '../core/reply-codes.js';
 import { RequeuePoliteness } from '../politeness/requeue-politeness.js';
 import type { DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
@@ -134,7 +134,7 @@ export async function runDeadLetterRequeue(
     }
     const args = [letter.id, id, bytes, '0', ...plan.politeness.args([host])];
     const code = Number(await scripts.run('requeueDeadLetter', args, { extraKeys: [scripts.keys.stalls] }));
-    if (code === REQUEUED) requeued++;
+    if (code === REQUEUE_REQUEUED) requeued++;
     else skipped++;
   }
   return { requeued, skipped };

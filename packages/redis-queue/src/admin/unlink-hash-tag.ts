@@ -1,5 +1,5 @@
 import { hashTagOf } from '@crawlee-distributed/redis-kit';
-import { isCluster, type ConnectionHandle } from '../redis/connection.js';
+import { isCluster, type ConnectionHandle } from '../core/connection.js';
 
 /**
  * Deletes every key with the hash tag `tag` (braces included), found with `SCAN MATCH` on each master: an admin

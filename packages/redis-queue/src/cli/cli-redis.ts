@@ -1,7 +1,7 @@
 import { Cluster } from 'ioredis';
 import { RedisUnreachableError } from '../errors/redis-unreachable-error.js';
-import { ConnectionHandle } from '../redis/connection.js';
-import { maskRedisUrl } from '../redis/mask-redis-url.js';
+import { ConnectionHandle } from '../core/connection.js';
+import { maskRedisUrl } from '../core/mask-redis-url.js';
 import { CliUsageError } from './errors/cli-usage-error.js';
 import { maskCredentials } from './mask-credentials.js';
 import { NotRedisError } from './errors/not-redis-error.js';

@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { RedisQueueAdmin } from '../admin/redis-queue-admin.js';
-import type { RedisConnection, RedisConnectionOption } from '../redis/connection.js';
-import { assertKeyPrefix, queueKeys } from '../redis/keys.js';
-import { maskRedisUrl } from '../redis/mask-redis-url.js';
+import type { RedisConnection, RedisConnectionOption } from '../core/connection.js';
+import { assertKeyPrefix, queueKeys } from '../core/keys.js';
+import { maskRedisUrl } from '../core/mask-redis-url.js';
 import { keyTypeError } from '../errors/wrong-type-error-of.js';
 import { ConfirmationRequiredError } from './errors/confirmation-required-error.js';
 import { CliUsageError } from './errors/cli-usage-error.js';

@@ -1,6 +1,6 @@
 import type { DeadLetter } from '../admin/admin-types.js';
 import { parseStartUrlItem } from '../feed/parse-start-url.js';
-import { decodeRequest } from '../queue/request-codec.js';
+import { decodeRequest } from '../core/request-codec.js';
 
 /** A dead letter the CLI leaves dead, and why. */
 export interface UnreadableLetter {

@@ -1,9 +1,9 @@
 import { permissionErrorOf } from '@crawlee-distributed/redis-kit';
 import { Command, CommanderError } from 'commander';
-import { queueAclAdvice } from '../redis/acl-advice.js';
+import { queueAclAdvice } from '../core/acl-advice.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { wrongTypeErrorOf } from '../errors/wrong-type-error-of.js';
-import { PACKAGE_VERSION } from '../version.js';
+import { PACKAGE_VERSION } from '../core/version.js';
 import { COMMANDS } from './commands/index.js';
 import type { CliIo } from './context.js';
 import { cliErrorText } from './cli-advice.js';

@@ -1,10 +1,10 @@
 import { RedisQueueAdmin, type DeadLetter, type RedisQueueStats } from '../admin/redis-queue-admin.js';
 import type { CrawlStats } from '../stats/read-crawl-stats.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
-import type { ConnectionHandle } from '../redis/connection.js';
-import { queueIndexKey } from '../redis/keys.js';
+import type { ConnectionHandle } from '../core/connection.js';
+import { listQueueNames } from '../core/queue-index.js';
 import { redisMemoryBytes } from './redis-memory.js';
-import { sumStats } from '../shard/shard-admin-parts.js';
+import { sumStats } from '../admin/shard-admin-parts.js';
 import { workerRows, type WorkerRow } from './worker-rows.js';
 
 /** Dead letters listed per queue (the newest); the card shows the full count from the stats. */
@@ -79,8 +79,7 @@ export class DashboardApi {
 
   /** @returns the names of every queue under the prefix, sorted */
   async queueNames(): Promise<string[]> {
-    const names = await this.connection.run(() => this.connection.redis.smembers(queueIndexKey(this.keyPrefix)));
-    return names.filter((name) => name.length > 0 && !/[{}]/.test(name)).sort();
+    return this.connection.run(() => listQueueNames(this.connection.redis, this.keyPrefix));
   }
 
   private async queue(name: string): Promise<QueueView> {

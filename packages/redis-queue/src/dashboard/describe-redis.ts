@@ -1,5 +1,5 @@
-import { isCluster, type RedisConnectionOption } from '../redis/connection.js';
-import { maskRedisUrl } from '../redis/mask-redis-url.js';
+import { isCluster, type RedisConnectionOption } from '../core/connection.js';
+import { maskRedisUrl } from '../core/mask-redis-url.js';
 
 /**
  * What the dashboard header shows for the Redis: the URL or the connection's address, credentials masked

@@ -1,4 +1,4 @@
-import { isCluster, type RedisConnection } from '../redis/connection.js';
+import { isCluster, type RedisConnection } from '../core/connection.js';
 
 function usedMemory(info: string): number {
   const match = /^used_memory:(\d+)/m.exec(info);

@@ -1,4 +1,4 @@
-import type { ConnectionHandle } from '../redis/connection.js';
+import type { ConnectionHandle } from '../core/connection.js';
 
 /** What every Redis dataset client of one storage client shares. */
 export interface DatasetContext {

@@ -1,4 +1,4 @@
-import { assertKeyPart, assertKeyPrefix } from '../redis/keys.js';
+import { assertKeyPart, assertKeyPrefix } from '../core/keys.js';
 
 /** The Redis keys of one dataset. Both share the hash tag `{<keyPrefix>:ds:<name>}`, so a push (items plus
  * metadata, in one MULTI) stays on one Cluster slot, apart from every queue's slot. */

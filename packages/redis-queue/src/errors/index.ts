@@ -23,4 +23,3 @@ export { QueueMissingError } from './queue-missing-error.js';
 export { QueueMetadataCorruptError } from './queue-metadata-corrupt-error.js';
 export { ShardLayoutMismatchError, type ShardLayout } from './shard-layout-mismatch-error.js';
 export { KeyTypeError } from './key-type-error.js';
-export { mapScriptError } from './map-script-error.js';

@@ -1,8 +1,8 @@
 import { log } from 'crawlee';
-import type { AddPath, FeedEntry } from '../queue/add-path.js';
-import type { StartUrlFeedSettings } from '../queue/queue-context.js';
-import type { QueueScripts } from '../queue/queue-scripts.js';
-import { ADD_DEAD_LETTERED, ADD_FEED_TAKEN } from '../queue/reply-codes.js';
+import type { FeedAdder, FeedEntry } from './feed-entry.js';
+import type { StartUrlFeedSettings } from './feed-options.js';
+import type { QueueScripts } from '../core/queue-scripts.js';
+import { ADD_DEAD_LETTERED, ADD_FEED_TAKEN } from '../core/reply-codes.js';
 import { StartUrlFeedTypeError } from '../errors/start-url-feed-type-error.js';
 import type { FeedTypeWarnings } from './feed-type-warnings.js';
 import { feedKeyLayout, readFeedBatch, type FeedKeyLayout } from './feed-layout.js';
@@ -24,7 +24,7 @@ const MAX_ATTEMPTS = 5;
  * @param warnings - where a key of a type the feed cannot read is reported (once per key and type) and skipped
  * @returns the number of feed items this worker consumed (added, duplicates, filtered and dead letters)
  */
-export async function drainStartUrls(scripts: QueueScripts, addPath: AddPath, feed: StartUrlFeedSettings, warnings: FeedTypeWarnings): Promise<number> {
+export async function drainStartUrls(scripts: QueueScripts, addPath: FeedAdder, feed: StartUrlFeedSettings, warnings: FeedTypeWarnings): Promise<number> {
   for (const feedKey of feed.keys(scripts.queueName)) {
     try {
       const consumed = await drainKey(scripts, addPath, feed, feedKey);
@@ -43,7 +43,7 @@ export async function drainStartUrls(scripts: QueueScripts, addPath: AddPath, fe
 }
 
 /** Drains one batch of one feed key. @returns items consumed @throws {@link StartUrlFeedTypeError} for a wrong type */
-async function drainKey(scripts: QueueScripts, addPath: AddPath, feed: StartUrlFeedSettings, feedKey: string): Promise<number> {
+async function drainKey(scripts: QueueScripts, addPath: FeedAdder, feed: StartUrlFeedSettings, feedKey: string): Promise<number> {
   const { connection, keys, queueName } = scripts;
   const parse = feed.format === 'crawlee' ? parseStartUrlItem : parseScrapyRedisItem;
   const layout: FeedKeyLayout = feed.layout === 'auto' ? await feedKeyLayout(connection, feedKey, 'auto') : feed.layout;

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { sameSlotKey, slotOf } from '@crawlee-distributed/redis-kit';
 import { StartUrlFeedTypeError } from '../errors/start-url-feed-type-error.js';
-import type { ConnectionHandle } from '../redis/connection.js';
-import { FEED_CLAIM_REPLY } from '../redis/reply-codes.js';
-import { runScriptBuffer } from '../redis/scripts.js';
-import { mapScriptError } from '../errors/map-script-error.js';
+import type { ConnectionHandle } from '../core/connection.js';
+import { FEED_CLAIM_REPLY } from '../core/reply-codes.js';
+import { runScriptBuffer } from '../core/scripts.js';
+import { mapScriptError } from '../core/map-script-error.js';
 import type { StartUrlFeedLayout } from './feed-options.js';
 import { EXPECTED_FEED_TYPE } from './feed-layout.js';
 

@@ -1,4 +1,4 @@
-import type { ConnectionHandle } from '../redis/connection.js';
+import type { ConnectionHandle } from '../core/connection.js';
 
 /**
  * scrapy-redis' `MAX_IDLE_TIME_BEFORE_CLOSE` for one worker: how long it has found the queue and its feed empty, on

@@ -1,8 +1,8 @@
 import { hashTagOf } from '@crawlee-distributed/redis-kit';
 import { StartUrlFeedTypeError } from '../errors/start-url-feed-type-error.js';
-import type { FeedStep } from '../queue/add-path.js';
-import type { ConnectionHandle } from '../redis/connection.js';
-import { isCluster } from '../redis/connection.js';
+import type { FeedStep } from './feed-entry.js';
+import type { ConnectionHandle } from '../core/connection.js';
+import { isCluster } from '../core/connection.js';
 
 /** A feed key's layout as read this time; `none` when the key does not exist (an empty feed). */
 export type FeedKeyLayout = 'list' | 'set' | 'zset' | 'none';

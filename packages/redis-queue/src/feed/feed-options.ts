@@ -1,8 +1,25 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { integerOption, numberOption } from '../options/option-ranges.js';
-import { defaultStartUrlsKey } from '../redis/keys.js';
-import type { StartUrlFeedSettings } from '../queue/queue-context.js';
+import { defaultStartUrlsKey } from '../core/keys.js';
 import { checkKnownOptions } from '../options/known-options.js';
+
+/** Settings of the start-URL feed of a queue (scrapy-redis `<name>:start_urls`), made by {@link feedSettings}. */
+export interface StartUrlFeedSettings {
+  /** The feed keys in priority order; gets the queue name. */
+  keys: (queueName: string) => string[];
+  /** The first feed key; gets the queue name. */
+  key: (queueName: string) => string;
+  /** Layout of the feed keys. */
+  layout: 'list' | 'set' | 'zset' | 'auto';
+  /** How items are read. */
+  format: 'scrapy-redis' | 'crawlee';
+  /** Seconds a worker keeps polling an empty feed before it may finish (0: at once). */
+  maxIdleSecs: number;
+  /** Items moved per drain. */
+  batchSize: number;
+  /** When true every feed item is enqueued even if its uniqueKey was seen (scrapy-redis' `dont_filter=True`). */
+  alwaysEnqueue: boolean;
+}
 
 /** How a start-URL feed key is laid out, as scrapy-redis reads it: a list (default; `LRANGE` + `LTRIM`), a set
  * (`REDIS_START_URLS_AS_SET`; `SPOP` semantics, any order), a sorted set (`REDIS_START_URLS_AS_ZSET`; highest score

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseStartUrlItem } from './parse-start-url.js';
-import { storedFields } from '../queue/record-format.js';
+import { storedFields } from '../core/record-format.js';
 
 const parse = (raw: string | Buffer, alwaysEnqueue = false) =>
   parseStartUrlItem(typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw, alwaysEnqueue);

@@ -1,6 +1,6 @@
 import { Request } from 'crawlee';
 import { randomUUID } from 'node:crypto';
-import { encodeRequest, type EncodedRequest } from '../queue/request-codec.js';
+import { encodeRequest, type EncodedRequest } from '../core/request-codec.js';
 import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 
 /** A feed item turned into a request, or the reason it cannot be one. */

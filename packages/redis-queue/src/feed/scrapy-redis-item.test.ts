@@ -3,7 +3,7 @@ import { isIndexKey, topLevelKeys } from './json-key-order.js';
 import { quotePlus, urlencodePairs } from './python-urlencode.js';
 import { replaceQuery } from './python-urlsplit.js';
 import { parseScrapyRedisItem } from './scrapy-redis-item.js';
-import { storedFields } from '../queue/record-format.js';
+import { storedFields } from '../core/record-format.js';
 
 // Fast checks of the pieces; test/conformance/scrapy-redis-items.test.ts compares the whole against the real
 // scrapy-redis on Debian's Scrapy.

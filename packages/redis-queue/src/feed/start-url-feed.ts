@@ -1,5 +1,5 @@
-import type { ListAndLockHeadResult } from '../crawlee-types.js';
-import type { ConnectionHandle } from '../redis/connection.js';
+import type { ListAndLockHeadResult } from '../core/crawlee-types.js';
+import type { ConnectionHandle } from '../core/connection.js';
 import { FeedIdleWindow } from './feed-idle-window.js';
 import { FeedTypeWarnings } from './feed-type-warnings.js';
 

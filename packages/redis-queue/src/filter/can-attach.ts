@@ -1,6 +1,6 @@
 import type { EnqueueFilterSource } from '@crawlee-distributed/redis-kit/seam';
 import { slotOf } from '@crawlee-distributed/redis-kit';
-import { isCluster, type RedisConnection } from '../redis/connection.js';
+import { isCluster, type RedisConnection } from '../core/connection.js';
 
 interface ServerAddress {
   host?: string;

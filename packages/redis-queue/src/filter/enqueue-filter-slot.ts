@@ -1,8 +1,8 @@
 import type { DedupCounterLocation } from '../stats/worker-stats-recorder.js';
 import type { AttachEnqueueFilterOptions, EnqueueFilterSource } from '@crawlee-distributed/redis-kit/seam';
 import { EnqueueFilterIncompatibleError } from '../errors/enqueue-filter-incompatible-error.js';
-import type { RedisConnection } from '../redis/connection.js';
-import { ADD_FILTERED } from '../queue/reply-codes.js';
+import type { RedisConnection } from '../core/connection.js';
+import { ADD_FILTERED } from '../core/reply-codes.js';
 import { canAttachEnqueueFilter } from './can-attach.js';
 import { validateEnqueueFilterPlan } from './validate-plan.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { log } from 'crawlee';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { QueueScripts } from '../queue/queue-scripts.js';
+import type { QueueScripts } from '../core/queue-scripts.js';
 import { checkKnownOptions } from '../options/known-options.js';
 
 /** Options of a producer lease (`RedisQueueAdmin.openProducerLease`, `RedisRequestQueue.holdOpen`). */

@@ -1,5 +1,5 @@
-import type { ConnectionHandle } from '../redis/connection.js';
-import type { QueueKeys } from '../redis/keys.js';
+import type { ConnectionHandle } from '../core/connection.js';
+import type { QueueKeys } from '../core/keys.js';
 
 /**
  * The producer leases of a queue alive now (Redis time): O(log N + leases).

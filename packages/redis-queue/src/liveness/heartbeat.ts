@@ -1,6 +1,6 @@
 import { log } from 'crawlee';
-import type { ConnectionHandle } from '../redis/connection.js';
-import { runScript } from '../redis/scripts.js';
+import type { ConnectionHandle } from '../core/connection.js';
+import { runScript } from '../core/scripts.js';
 import type { LivenessSettings } from './liveness-options.js';
 
 /** What one heartbeat needs from its queue client. */

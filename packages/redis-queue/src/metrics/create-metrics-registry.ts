@@ -1,7 +1,7 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { RedisOptions } from 'ioredis';
-import { ConnectionHandle, type RedisConnectionOption } from '../redis/connection.js';
-import { assertKeyPrefix, queueKeys } from '../redis/keys.js';
+import { ConnectionHandle, type RedisConnectionOption } from '../core/connection.js';
+import { assertKeyPrefix, queueKeys } from '../core/keys.js';
 import { readFleetSnapshot, type QueueSnapshot } from './read-fleet-snapshot.js';
 import { numberOption } from '../options/option-ranges.js';
 import { checkKnownOptions } from '../options/known-options.js';

@@ -1,7 +1,7 @@
 import { RedisQueueAdmin } from '../admin/redis-queue-admin.js';
 import type { RedisQueueStats } from '../admin/redis-queue-admin.js';
-import type { RedisConnection } from '../redis/connection.js';
-import { queueIndexKey } from '../redis/keys.js';
+import type { RedisConnection } from '../core/connection.js';
+import { listQueueNames } from '../core/queue-index.js';
 import type { CrawlStats } from '../stats/read-crawl-stats.js';
 import type { WorkerInfo } from '../stats/read-worker-stats.js';
 
@@ -23,7 +23,7 @@ export interface QueueSnapshot {
  * @returns one snapshot per existing queue
  */
 export async function readFleetSnapshot(redis: RedisConnection, keyPrefix: string, queues: readonly string[] | undefined): Promise<QueueSnapshot[]> {
-  const names = queues ?? (await redis.smembers(queueIndexKey(keyPrefix))).sort();
+  const names = queues ?? (await listQueueNames(redis, keyPrefix));
   return Promise.all(
     names.map(async (name) => {
       const admin = new RedisQueueAdmin({ redis, keyPrefix, name });

@@ -1,5 +1,5 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import type { DurabilitySettings } from '../queue/replica-wait.js';
+import type { DurabilitySettings } from '../core/replica-wait.js';
 import { integerOption, numberOption } from './option-ranges.js';
 import { checkKnownOptions } from './known-options.js';
 

@@ -1,4 +1,4 @@
-import type { ListAndLockHeadResult } from '../crawlee-types.js';
+import type { ListAndLockHeadResult } from '../core/crawlee-types.js';
 import { WakeSignal } from './wake-signal.js';
 
 /** A `listAndLockHead` result, with when a polite queue's first waiting host opens. */

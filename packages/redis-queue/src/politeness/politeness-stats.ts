@@ -1,4 +1,4 @@
-import type { QueueScripts } from '../queue/queue-scripts.js';
+import type { QueueScripts } from '../core/queue-scripts.js';
 
 /** Politeness state of a queue (see `docs/politeness.md`), read in one atomic step on Redis time. */
 export interface PolitenessStats {

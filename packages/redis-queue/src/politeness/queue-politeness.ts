@@ -1,5 +1,5 @@
 import { numberOption } from '../options/option-ranges.js';
-import type { QueueScripts } from '../queue/queue-scripts.js';
+import type { QueueScripts } from '../core/queue-scripts.js';
 import { PolitenessMismatchError } from '../errors/politeness-mismatch-error.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { defaultHostKey, hostKeyChecked, MAX_HOST_KEY_LENGTH } from './host-key.js';

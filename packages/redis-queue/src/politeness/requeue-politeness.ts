@@ -1,4 +1,4 @@
-import type { QueueScripts } from '../queue/queue-scripts.js';
+import type { QueueScripts } from '../core/queue-scripts.js';
 import { defaultHostKey, hostKeyChecked } from './host-key.js';
 import { politeHostsArg } from './queue-politeness.js';
 

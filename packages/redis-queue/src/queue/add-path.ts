@@ -1,30 +1,23 @@
-import type { ProcessedRequest, RequestSchema } from '../crawlee-types.js';
+import type { ProcessedRequest, RequestSchema } from '../core/crawlee-types.js';
 import type { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
 import { DedupStoreRequiredError } from '../errors/dedup-store-required-error.js';
-import type { ScriptArg } from '../redis/scripts.js';
-import type { QueueScripts } from './queue-scripts.js';
+import type { ScriptArg } from '../core/scripts.js';
+import type { QueueScripts } from '../core/queue-scripts.js';
 import {
   ADD_ADDED,
-  ADD_FEED_HEAD_CHANGED,
-  ADD_PRESENT_HANDLED,
+  FEED_HEAD_CHANGED,
+  ADD_HANDLED,
   FEED_STEP_CHECK,
   FEED_STEP_NONE,
   FEED_STEP_POPPED,
   FEED_STEP_SREM,
   FEED_STEP_ZREM,
-} from './reply-codes.js';
-import { encodeRequest, type EncodedRequest } from './request-codec.js';
+} from '../core/reply-codes.js';
+import { encodeRequest } from '../core/request-codec.js';
 import type { WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import type { QueuePoliteness } from '../politeness/queue-politeness.js';
-
-/** One item of a start-URL feed batch: a request, or the reason it cannot be one. With `deadLetterId`, a dead
- * letter of the item is written under that id, once (an item of a feed claim, which a replay may add again). */
-export type FeedEntry = ({ raw: Buffer; request: EncodedRequest } | { raw: Buffer; reason: string }) & { deadLetterId?: string };
-
-/** How a feed batch reached the caller: read from a list (the script checks the head and trims it), read from a set
- * or sorted set (the script removes each member and commits only those it removed), or already popped. */
-export type FeedStep = { kind: 'check'; feedKey: string } | { kind: 'members'; feedKey: string; layout: 'set' | 'zset' } | { kind: 'popped' };
+import type { FeedEntry, FeedStep } from '../feed/feed-entry.js';
 
 function feedStepArg(step: FeedStep): string {
   if (step.kind === 'check') return FEED_STEP_CHECK;
@@ -104,7 +97,7 @@ export class AddPath {
           uniqueKey: request.uniqueKey,
           requestId: request.id,
           wasAlreadyPresent: codes[i] !== ADD_ADDED,
-          wasAlreadyHandled: codes[i] === ADD_PRESENT_HANDLED,
+          wasAlreadyHandled: codes[i] === ADD_HANDLED,
         });
       });
     }
@@ -145,7 +138,7 @@ export class AddPath {
     const extraKeys = step.kind === 'popped' ? keys : [...keys, step.feedKey];
     const reply = await this.scripts.run('addRequests', args, { extraKeys });
     if (!Array.isArray(reply)) {
-      if (Number(reply) === ADD_FEED_HEAD_CHANGED) return undefined;
+      if (Number(reply) === FEED_HEAD_CHANGED) return undefined;
       throw this.scripts.mapError(new Error(`unexpected reply ${String(reply)}`), 'addRequests');
     }
     const codes = (reply as unknown[]).map(Number);

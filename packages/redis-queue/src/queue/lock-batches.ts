@@ -1,7 +1,7 @@
-import type { QueueOperationInfo } from '../crawlee-types.js';
-import type { ScriptArg } from '../redis/scripts.js';
-import type { EncodedRequest } from './request-codec.js';
-import type { QueueScripts } from './queue-scripts.js';
+import type { QueueOperationInfo } from '../core/crawlee-types.js';
+import type { ScriptArg } from '../core/scripts.js';
+import type { EncodedRequest } from '../core/request-codec.js';
+import type { QueueScripts } from '../core/queue-scripts.js';
 import { ScriptBatcher } from './script-batcher.js';
 import { QueuePoliteness, type PoliteUpdateEntry } from '../politeness/queue-politeness.js';
 

@@ -1,29 +1,12 @@
 import type { Heartbeat } from '../liveness/heartbeat.js';
 import type { LivenessSettings } from '../liveness/liveness-options.js';
 import type { ProducerLease } from '../lease/producer-lease.js';
-import type { ConnectionHandle } from '../redis/connection.js';
+import type { ConnectionHandle } from '../core/connection.js';
 import type { PolitenessSettings } from '../politeness/politeness-options.js';
 import type { HandledStoreSettings } from './handled-store.js';
 import type { WorkerStatsRegistry } from '../stats/worker-stats-registry.js';
-import type { DurabilitySettings } from './replica-wait.js';
-
-/** Settings of the start-URL feed of a queue (scrapy-redis `<name>:start_urls`), checked by `feed/feed-options.ts`. */
-export interface StartUrlFeedSettings {
-  /** The feed keys in priority order; gets the queue name. */
-  keys: (queueName: string) => string[];
-  /** The first feed key; gets the queue name. */
-  key: (queueName: string) => string;
-  /** Layout of the feed keys. */
-  layout: 'list' | 'set' | 'zset' | 'auto';
-  /** How items are read. */
-  format: 'scrapy-redis' | 'crawlee';
-  /** Seconds a worker keeps polling an empty feed before it may finish (0: at once). */
-  maxIdleSecs: number;
-  /** Items moved per drain. */
-  batchSize: number;
-  /** When true every feed item is enqueued even if its uniqueKey was seen (scrapy-redis' `dont_filter=True`). */
-  alwaysEnqueue: boolean;
-}
+import type { DurabilitySettings } from '../core/replica-wait.js';
+import type { StartUrlFeedSettings } from '../feed/feed-options.js';
 
 /** What every queue client of one storage client shares. */
 export interface QueueContext {

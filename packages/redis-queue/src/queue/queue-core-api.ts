@@ -6,15 +6,22 @@ import type {
   RequestQueueInfo,
   RequestSchema,
   UpdateRequestSchema,
-} from '../crawlee-types.js';
+} from '../core/crawlee-types.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
-import type { QueueKeys } from '../redis/keys.js';
+import type { QueueKeys } from '../core/keys.js';
 import type { StoredRequest } from './lock-ledger.js';
-import type { QueueCore } from './queue-core.js';
+import type { QueueScripts } from '../core/queue-scripts.js';
+import type { ProducerLease } from '../lease/producer-lease.js';
+import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
+import type { WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
+import type { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
+import type { QueueLocks } from './queue-locks.js';
 
 /**
- * What the Crawlee adapter calls on a queue core: {@link QueueCore} (one hash tag) and `ShardedQueueCore`
- * (src/shard/: S QueueCores, one per shard) both offer it, so the adapter is the same one-line calls for both.
+ * The one queue interface: what the Crawlee adapter calls on a queue core. `QueueCore` (one hash tag) and
+ * `ShardedQueueCore` (src/shard/: S QueueCores, one per shard) both implement it, so the adapter is the same
+ * one-line calls for both. It names the parts' own types, not QueueCore's, so QueueCore can implement it without an
+ * import circle.
  */
 export interface QueueCoreApi {
   readonly id: string;
@@ -22,13 +29,13 @@ export interface QueueCoreApi {
   /** The queue's keys (for a sharded queue: the root's, whose meta records the shard count). */
   readonly keys: QueueKeys;
   /** Scripts for producer leases and the connection (for a sharded queue: shard 0's, see ShardedQueueCore). */
-  readonly scripts: QueueCore['scripts'];
-  readonly producerLeases: QueueCore['producerLeases'];
-  readonly addPath: { uniqueKeyTransform?: QueueCore['addPath']['uniqueKeyTransform'] };
+  readonly scripts: QueueScripts;
+  readonly producerLeases: Set<ProducerLease>;
+  readonly addPath: { uniqueKeyTransform?: UniqueKeyTransform };
   /** This worker's stats counters (`close()` publishes its last counters, state `stopped`). */
-  readonly workerStats: QueueCore['workerStats'];
-  readonly filter: Pick<QueueCore['filter'], 'canAttach' | 'attach' | 'detach'>;
-  readonly locks: Pick<QueueCore['locks'], 'prolong' | 'refresh' | 'release' | 'releaseAll'>;
+  readonly workerStats: WorkerStatsRecorder;
+  readonly filter: Pick<EnqueueFilterSlot, 'canAttach' | 'attach' | 'detach'>;
+  readonly locks: Pick<QueueLocks, 'prolong' | 'refresh' | 'release' | 'releaseAll'>;
   ensureCreated(name: string | undefined): Promise<void>;
   info(): Promise<RequestQueueInfo | undefined>;
   drop(): Promise<void>;

@@ -7,29 +7,30 @@ import type {
   RedisRequestQueueInfo,
   RequestSchema,
   UpdateRequestSchema,
-} from '../crawlee-types.js';
+} from '../core/crawlee-types.js';
 import { StartUrlFeed, type FeedSource } from '../feed/start-url-feed.js';
 import { checkStartUrlFeed, drainStartUrls } from '../feed/drain-start-urls.js';
 import { EnqueueFilterSlot } from '../filter/enqueue-filter-slot.js';
-import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
+import { queueKeys, type QueueKeys } from '../core/keys.js';
+import { indexQueue, unindexQueue } from '../core/queue-index.js';
 import { AddPath } from './add-path.js';
 import { createQueueArgs } from './handled-store.js';
 import { LockBatches } from './lock-batches.js';
 import { LockLedger, type StoredRequest } from './lock-ledger.js';
 import type { QueueContext } from './queue-context.js';
 import { QueueLocks } from './queue-locks.js';
-import { QueueScripts } from './queue-scripts.js';
-import { DEAD_LETTER_MOVED } from './reply-codes.js';
-import { DELETE_REPLY } from '../redis/reply-codes.js';
+import { QueueScripts } from '../core/queue-scripts.js';
+import { DEAD_LETTER_MOVED, DELETE_REPLY } from '../core/reply-codes.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
-import { decodeRequest, encodeRequest, toHeadItem } from './request-codec.js';
+import { decodeRequest, encodeRequest, toHeadItem } from '../core/request-codec.js';
 import { checkPolitenessSpec, politenessSpec, QueuePoliteness } from '../politeness/queue-politeness.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
 import { QueueMemoryCache } from '../stats/queue-memory-cache.js';
 import { classifyUpdate, NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
-import { metaNumber } from './meta-number.js';
+import { metaNumber } from '../core/meta-number.js';
 import { Heartbeat } from '../liveness/heartbeat.js';
 import type { LockHeadResult } from '../politeness/lock-when-open.js';
+import type { QueueCoreApi } from './queue-core-api.js';
 
 /**
  * The queue core of one Redis request queue for one lock owner (`clientKey`): typed script calls that carry the
@@ -38,7 +39,7 @@ import type { LockHeadResult } from '../politeness/lock-when-open.js';
  * `RequestQueueBackend` adapter would map fetchNextRequest / markRequestAsHandled / reclaimRequest onto
  * {@link QueueCore.lockHead}, {@link QueueCore.update} and {@link QueueCore.release}.
  */
-export class QueueCore {
+export class QueueCore implements QueueCoreApi {
   /** The queue's keys. */
   readonly keys: QueueKeys;
   /** The queue's scripts (also used by the feed). */
@@ -157,7 +158,7 @@ export class QueueCore {
     await this.feed?.check();
     await this.create(name);
     this.metaChecked = Promise.resolve();
-    await this.redis((r) => r.sadd(queueIndexKey(this.ctx.keyPrefix), this.id));
+    await this.redis((r) => indexQueue(r, this.ctx.keyPrefix, this.id));
   }
 
   /** @returns the queue info with counters from Redis and `memoryBytes` (bytes of the queue's keys, measured at
@@ -201,7 +202,7 @@ export class QueueCore {
   /** Deletes the queue, its requests and dead letters, and its index entry. */
   async drop(): Promise<void> {
     await this.scripts.run('purgeQueue', [this.scripts.offset(), '1'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases] });
-    await this.redis((r) => r.srem(queueIndexKey(this.ctx.keyPrefix), this.id));
+    await this.redis((r) => unindexQueue(r, this.ctx.keyPrefix, this.id));
     this.ledger.dropAllCached();
   }
 

@@ -1,5 +1,5 @@
 import { log } from 'crawlee';
-import type { RequestQueueHeadItem } from '../crawlee-types.js';
+import type { RequestQueueHeadItem } from '../core/crawlee-types.js';
 import type { LockHeadResult } from '../politeness/lock-when-open.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 import { RedisQueueError } from '../errors/redis-queue-error.js';
@@ -8,8 +8,8 @@ import type { LockBatches } from './lock-batches.js';
 import type { LockLedger } from './lock-ledger.js';
 import { lockMsOf } from './lock-secs.js';
 import type { QueueContext } from './queue-context.js';
-import type { QueueScripts } from './queue-scripts.js';
-import { decodeRequest, toHeadItem } from './request-codec.js';
+import type { QueueScripts } from '../core/queue-scripts.js';
+import { decodeRequest, toHeadItem } from '../core/request-codec.js';
 import type { Heartbeat } from '../liveness/heartbeat.js';
 
 const MAX_LOCK_LIMIT = 1000;

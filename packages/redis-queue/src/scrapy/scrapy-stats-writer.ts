@@ -1,6 +1,6 @@
 import { log } from 'crawlee';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import { isCluster, type RedisConnection } from '../redis/connection.js';
+import { isCluster, type RedisConnection } from '../core/connection.js';
 
 /** Options of {@link ScrapyStatsWriter} / `attachScrapyStats`. */
 export interface ScrapyStatsOptions {

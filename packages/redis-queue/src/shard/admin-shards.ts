@@ -1,5 +1,5 @@
-import type { ConnectionHandle } from '../redis/connection.js';
-import type { QueueKeys } from '../redis/keys.js';
+import type { ConnectionHandle } from '../core/connection.js';
+import type { QueueKeys } from '../core/keys.js';
 import { readShardLayout } from './shard-layout.js';
 import { allShardKeys } from './shard-keys.js';
 import type { ShardBy } from './shard-of.js';

@@ -1,5 +1,5 @@
 import type { AttachEnqueueFilterOptions, EnqueueFilterSource, EnqueueFilterSplit } from '@crawlee-distributed/redis-kit/seam';
-import type { RequestSchema } from '../crawlee-types.js';
+import type { RequestSchema } from '../core/crawlee-types.js';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import type { QueueCore } from '../queue/queue-core.js';
 import type { ShardBy } from './shard-of.js';

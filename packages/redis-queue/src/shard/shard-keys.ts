@@ -1,6 +1,6 @@
 import { slotOf } from '@crawlee-distributed/redis-kit';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import { queueKeys, type QueueKeys } from '../redis/keys.js';
+import { queueKeys, type QueueKeys } from '../core/keys.js';
 
 /** Redis Cluster hash slots. */
 const SLOTS = 16_384;

@@ -1,9 +1,9 @@
-import { mapScriptError } from '../errors/map-script-error.js';
+import { mapScriptError } from '../core/map-script-error.js';
 import { ShardLayoutMismatchError, type ShardLayout } from '../errors/shard-layout-mismatch-error.js';
-import type { ConnectionHandle } from '../redis/connection.js';
-import { queueKeys } from '../redis/keys.js';
-import { runScript } from '../redis/scripts.js';
-import { metaNumber } from '../queue/meta-number.js';
+import type { ConnectionHandle } from '../core/connection.js';
+import { queueKeys } from '../core/keys.js';
+import { runScript } from '../core/scripts.js';
+import { metaNumber } from '../core/meta-number.js';
 import { QueueMetadataCorruptError } from '../errors/queue-metadata-corrupt-error.js';
 
 /**

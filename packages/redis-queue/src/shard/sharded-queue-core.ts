@@ -6,15 +6,16 @@ import type {
   RequestQueueInfo,
   RequestSchema,
   UpdateRequestSchema,
-} from '../crawlee-types.js';
+} from '../core/crawlee-types.js';
 import { RequestNotFoundError } from '../errors/request-not-found-error.js';
 import type { StoredRequest } from '../queue/lock-ledger.js';
 import type { QueueContext } from '../queue/queue-context.js';
 import { QueueCore } from '../queue/queue-core.js';
 import type { QueueCoreApi } from '../queue/queue-core-api.js';
-import { encodeRequest } from '../queue/request-codec.js';
-import { queueIndexKey, queueKeys, type QueueKeys } from '../redis/keys.js';
-import { ADD_ADDED, ADD_PRESENT, ADD_PRESENT_HANDLED } from '../queue/reply-codes.js';
+import { encodeRequest } from '../core/request-codec.js';
+import { queueKeys, type QueueKeys } from '../core/keys.js';
+import { unindexQueue } from '../core/queue-index.js';
+import { ADD_ADDED, ADD_PRESENT, ADD_HANDLED } from '../core/reply-codes.js';
 import { NO_WORKER_STATS, type WorkerStatsRecorder } from '../stats/worker-stats-recorder.js';
 import type { UniqueKeyTransform } from '@crawlee-distributed/redis-kit/seam';
 import { ShardFilter } from './shard-filter.js';
@@ -179,7 +180,7 @@ export class ShardedQueueCore implements QueueCoreApi {
   async drop(): Promise<void> {
     await Promise.all(this.cores.map((core) => core.drop()));
     await this.ctx.connection.run(() => this.ctx.connection.redis.del(this.keys.meta));
-    await this.ctx.connection.run(() => this.ctx.connection.redis.srem(queueIndexKey(this.ctx.keyPrefix), this.id));
+    await this.ctx.connection.run(() => unindexQueue(this.ctx.connection.redis, this.ctx.keyPrefix, this.id));
   }
 
   /** Unhandled requests, shard after shard (each shard in its queue order). @param limit - at most this many */
@@ -226,7 +227,7 @@ export class ShardedQueueCore implements QueueCoreApi {
         });
       }),
     );
-    this.workerStats.added(out.map((p) => (!p.wasAlreadyPresent ? ADD_ADDED : p.wasAlreadyHandled ? ADD_PRESENT_HANDLED : ADD_PRESENT)));
+    this.workerStats.added(out.map((p) => (!p.wasAlreadyPresent ? ADD_ADDED : p.wasAlreadyHandled ? ADD_HANDLED : ADD_PRESENT)));
     return out;
   }
 

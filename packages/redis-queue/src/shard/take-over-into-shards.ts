@@ -1,7 +1,7 @@
-import type { QueueScripts } from '../queue/queue-scripts.js';
-import { ADD_ADDED, ADD_DEAD_LETTERED, TAKEOVER_GONE } from '../queue/reply-codes.js';
-import { encodeRequest } from '../queue/request-codec.js';
-import type { ScriptArg } from '../redis/scripts.js';
+import type { QueueScripts } from '../core/queue-scripts.js';
+import { ADD_ADDED, ADD_DEAD_LETTERED, TAKEOVER_GONE } from '../core/reply-codes.js';
+import { encodeRequest } from '../core/request-codec.js';
+import type { ScriptArg } from '../core/scripts.js';
 import { readScrapyRequest } from '../takeover/scrapy-request-dict.js';
 import { checkSourceType, deadLetterId, readBatch, removeFromSource } from '../takeover/take-over-scrapy-requests.js';
 import { checkTakeoverOptions, type TakeOverScrapyRequestsOptions, type TakeOverScrapyRequestsResult } from '../takeover/takeover-options.js';

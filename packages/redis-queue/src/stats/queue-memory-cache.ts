@@ -1,5 +1,5 @@
-import type { RedisConnection } from '../redis/connection.js';
-import type { QueueKeys } from '../redis/keys.js';
+import type { RedisConnection } from '../core/connection.js';
+import type { QueueKeys } from '../core/keys.js';
 import { readQueueMemory, type QueueMemory } from './read-queue-memory.js';
 
 /** How long a measured queue memory is served before it is read again: `get()` runs on Crawlee's paths, and a

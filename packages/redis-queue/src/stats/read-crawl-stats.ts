@@ -1,5 +1,5 @@
-import type { RedisConnection } from '../redis/connection.js';
-import type { QueueKeys } from '../redis/keys.js';
+import type { RedisConnection } from '../core/connection.js';
+import type { QueueKeys } from '../core/keys.js';
 import { workerStatsKeys } from './worker-stats-keys.js';
 
 /** Crawl-wide counters of a queue, summed over every worker that ever published. */

@@ -1,7 +1,7 @@
-import type { RedisConnection } from '../redis/connection.js';
-import type { QueueKeys } from '../redis/keys.js';
+import type { RedisConnection } from '../core/connection.js';
+import type { QueueKeys } from '../core/keys.js';
 import { workerStatsKeys } from './worker-stats-keys.js';
-import { metaNumber } from '../queue/meta-number.js';
+import { metaNumber } from '../core/meta-number.js';
 
 /** Redis memory of one queue, from `MEMORY USAGE`. */
 export interface QueueMemory {

@@ -1,5 +1,5 @@
-import type { RedisConnection } from '../redis/connection.js';
-import type { QueueKeys } from '../redis/keys.js';
+import type { RedisConnection } from '../core/connection.js';
+import type { QueueKeys } from '../core/keys.js';
 import { workerStatsKeys } from './worker-stats-keys.js';
 
 /** One worker of a queue, as its last published record says. */

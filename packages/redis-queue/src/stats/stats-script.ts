@@ -1,5 +1,5 @@
-import type { RedisConnection } from '../redis/connection.js';
-import { runScript, type ScriptArg } from '../redis/scripts.js';
+import type { RedisConnection } from '../core/connection.js';
+import { runScript, type ScriptArg } from '../core/scripts.js';
 
 /**
  * Runs publish-worker-stats.lua (see its header for KEYS and ARGV) through the package's script registry. It never

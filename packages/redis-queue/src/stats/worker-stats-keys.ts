@@ -1,4 +1,4 @@
-import type { QueueKeys } from '../redis/keys.js';
+import type { QueueKeys } from '../core/keys.js';
 
 /** The Redis keys of a queue's worker stats, all under the queue's hash tag (one Cluster slot with the queue). */
 export interface WorkerStatsKeys {

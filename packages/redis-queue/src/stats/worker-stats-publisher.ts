@@ -1,14 +1,14 @@
 import { log } from 'crawlee';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { ConnectionHandle } from '../redis/connection.js';
-import type { QueueKeys } from '../redis/keys.js';
+import type { ConnectionHandle } from '../core/connection.js';
+import type { QueueKeys } from '../core/keys.js';
 import { runPublishScript } from './stats-script.js';
 import type { WorkerStatsSettings } from './worker-stats-options.js';
 import { classifyUpdate, type DedupCounterLocation, type WorkerStatsRecorder } from './worker-stats-recorder.js';
 import { workerStatsKeys, type WorkerStatsKeys } from './worker-stats-keys.js';
 import { insideQueueLevelAdd } from './queue-level-adds.js';
-import { ADD_FILTERED, ADD_PRESENT, ADD_PRESENT_HANDLED } from '../queue/reply-codes.js';
+import { ADD_FILTERED, ADD_PRESENT, ADD_HANDLED } from '../core/reply-codes.js';
 
 interface Counters {
   handled: number;
@@ -106,7 +106,7 @@ export class WorkerStatsPublisher implements WorkerStatsRecorder {
     // A RedisRequestQueue counts its own adds (Crawlee's request cache included): see queue-level-adds.ts.
     if (!insideQueueLevelAdd()) {
       let present = 0;
-      for (const code of codes) if (code === ADD_PRESENT || code === ADD_PRESENT_HANDLED || code === ADD_FILTERED) present++;
+      for (const code of codes) if (code === ADD_PRESENT || code === ADD_HANDLED || code === ADD_FILTERED) present++;
       if (present > 0) this.count('alreadyPresent', present);
     }
     if (dedup && (dedup.key !== this.dedup?.key || dedup.field !== this.dedup.field)) {

@@ -14,7 +14,7 @@ import type {
   RedisRequestQueueInfo,
   RequestSchema,
   UpdateRequestSchema,
-} from '../crawlee-types.js';
+} from '../core/crawlee-types.js';
 import {
   ENQUEUE_FILTER_SINK,
   UNIQUE_KEY_SINK,
@@ -36,8 +36,8 @@ import { claimShardLayout } from '../shard/shard-layout.js';
 import { assertNotShardName } from '../shard/shard-keys.js';
 import { ShardedQueueCore } from '../shard/sharded-queue-core.js';
 import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
-import type { RedisConnection } from '../redis/connection.js';
-import type { QueueKeys } from '../redis/keys.js';
+import type { RedisConnection } from '../core/connection.js';
+import type { QueueKeys } from '../core/keys.js';
 import type { PolitenessStats } from '../politeness/politeness-stats.js';
 
 /**

@@ -5,10 +5,10 @@ import type {
   RequestQueueClient,
   RequestQueueCollectionClient,
   StorageClient,
-} from '../crawlee-types.js';
+} from '../core/crawlee-types.js';
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
-import { ConnectionHandle, type RedisConnection, type RedisConnectionOption } from '../redis/connection.js';
-import { assertKeyPrefix } from '../redis/keys.js';
+import { ConnectionHandle, type RedisConnection, type RedisConnectionOption } from '../core/connection.js';
+import { assertKeyPrefix } from '../core/keys.js';
 import type { QueueContext } from '../queue/queue-context.js';
 import { feedSettings, type StartUrlFeedOptions } from '../feed/feed-options.js';
 

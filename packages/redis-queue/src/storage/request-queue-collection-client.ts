@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestQueueCollectionClient, RequestQueueInfo } from '../crawlee-types.js';
-import { queueIndexKey } from '../redis/keys.js';
+import type { RequestQueueCollectionClient, RequestQueueInfo } from '../core/crawlee-types.js';
+import { listQueueNames } from '../core/queue-index.js';
 import type { QueueContext } from '../queue/queue-context.js';
 import { RedisRequestQueueClient } from './redis-request-queue-client.js';
 
@@ -20,9 +20,9 @@ export class RedisRequestQueueCollectionClient implements RequestQueueCollection
    * @returns the queues' info
    */
   async list(): ReturnType<RequestQueueCollectionClient['list']> {
-    const ids = await this.ctx.connection.run(() => this.ctx.connection.redis.smembers(queueIndexKey(this.ctx.keyPrefix)));
+    const ids = await this.ctx.connection.run(() => listQueueNames(this.ctx.connection.redis, this.ctx.keyPrefix));
     const items: RequestQueueInfo[] = [];
-    for (const id of ids.sort()) {
+    for (const id of ids) {
       const info = await new RedisRequestQueueClient(this.ctx, id, 'list').get();
       if (info) items.push(info);
     }

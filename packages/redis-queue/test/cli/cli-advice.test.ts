@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startRedisServer, type RedisServerHandle } from '@crawlee-distributed/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_VERSION } from '../../src/version.js';
+import { PACKAGE_VERSION } from '../../src/core/version.js';
 import { runBin } from './run-bin.js';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { startRedisCluster, startRedisServer, type RedisClusterHandle } from '@crawlee-distributed/test-utils';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisConnection } from '../../src/redis/connection.js';
+import type { RedisConnection } from '../../src/core/connection.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import { runBin, startBin } from './run-bin.js';

@@ -1,7 +1,7 @@
 // The built `crawlee-redis` bin against the real Redis, on real queues seeded through the package API.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { requestIdOf } from '../../src/queue/request-codec.js';
-import { queueIndexKey } from '../../src/redis/keys.js';
+import { requestIdOf } from '../../src/core/request-codec.js';
+import { queueIndexKey } from '../../src/core/keys.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, req, type QueueWorld } from '../helpers/world.js';
 import { runBin, startBin } from './run-bin.js';

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { RedisQueueAdmin } from '../../src/admin/redis-queue-admin.js';
-import { requestIdOf } from '../../src/queue/request-codec.js';
+import { requestIdOf } from '../../src/core/request-codec.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import { req } from '../helpers/world.js';
 import { runCliIn } from './cli-io.js';

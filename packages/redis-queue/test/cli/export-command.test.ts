@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { RedisConnection } from '../../src/redis/connection.js';
+import type { RedisConnection } from '../../src/core/connection.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import { closeConnection, createBackend, type TestBackend } from '../helpers/backends.js';
 import { BIN, runBin, startBin } from './run-bin.js';

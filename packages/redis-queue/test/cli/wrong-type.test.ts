@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { queueIndexKey } from '../../src/redis/keys.js';
+import { queueIndexKey } from '../../src/core/keys.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import { req } from '../helpers/world.js';
 import { runCliIn } from './cli-io.js';

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryStorage } from 'crawlee';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import type { QueueHead, RequestQueueClient } from '../../src/crawlee-types.js';
-import { requestIdOf } from '../../src/queue/request-codec.js';
+import type { QueueHead, RequestQueueClient } from '../../src/core/crawlee-types.js';
+import { requestIdOf } from '../../src/core/request-codec.js';
 import type { RedisStorageClientOptions } from '../../src/storage/redis-storage-client.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, names, req, type QueueWorld } from '../helpers/world.js';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryStorage } from 'crawlee';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import type { RequestQueueClient } from '../../src/crawlee-types.js';
+import type { RequestQueueClient } from '../../src/core/crawlee-types.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, names, req } from '../helpers/world.js';
 

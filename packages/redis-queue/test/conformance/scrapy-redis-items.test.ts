@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseScrapyRedisItem } from '../../src/feed/scrapy-redis-item.js';
-import { storedFields } from '../../src/queue/record-format.js';
+import { storedFields } from '../../src/core/record-format.js';
 
 const PYTHON = process.env['SCRAPY_PYTHON'] ?? '/usr/bin/python3';
 

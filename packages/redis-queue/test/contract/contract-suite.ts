@@ -10,7 +10,7 @@ import { InvalidRequestError } from '../../src/errors/invalid-request-error.js';
 import { UnsupportedOperationError } from '../../src/errors/unsupported-operation-error.js';
 import { slotOf } from '@crawlee-distributed/redis-kit';
 import { resolveLuaIncludes } from '@crawlee-distributed/redis-kit/build';
-import { queueKeys, type QueueKeys } from '../../src/redis/keys.js';
+import { queueKeys, type QueueKeys } from '../../src/core/keys.js';
 import { allShardKeys, shardQueueKeys } from '../../src/shard/shard-keys.js';
 import { shardOf } from '../../src/shard/shard-of.js';
 import { feedClaimKeys } from '../../src/feed/feed-claims.js';

@@ -12,7 +12,7 @@ import { DatasetItemUnreadableError } from '../../src/dataset/errors/dataset-ite
 import { DatasetNotFoundError } from '../../src/dataset/errors/dataset-not-found-error.js';
 import { InvalidDatasetItemError } from '../../src/dataset/errors/invalid-dataset-item-error.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
-import type { RedisConnection } from '../../src/redis/connection.js';
+import type { RedisConnection } from '../../src/core/connection.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import { closeConnection, createBackend, type BackendKind, type TestBackend } from '../helpers/backends.js';
 

@@ -1,7 +1,7 @@
 import { startRedisCluster, type RedisClusterHandle } from '@crawlee-distributed/test-utils';
 import { Cluster, Redis } from 'ioredis';
 import { Cluster as Cluster5, Redis as Redis5 } from 'ioredis5';
-import type { RedisConnection } from '../../src/redis/connection.js';
+import type { RedisConnection } from '../../src/core/connection.js';
 
 /** A way to reach a real Redis: a connection flavour and, for a Cluster, the servers behind it. */
 export interface TestBackend {

@@ -1,6 +1,6 @@
 import type { HandledRequestsMode } from '../../src/queue/handled-store.js';
-import type { RedisConnection } from '../../src/redis/connection.js';
-import type { QueueKeys } from '../../src/redis/keys.js';
+import type { RedisConnection } from '../../src/core/connection.js';
+import type { QueueKeys } from '../../src/core/keys.js';
 
 /**
  * What the handled store of a queue holds, read directly from Redis: 'request' the entries of `done`, 'key' the

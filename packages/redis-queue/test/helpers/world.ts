@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { RedisQueueAdmin } from '../../src/admin/redis-queue-admin.js';
-import type { RequestSchema } from '../../src/crawlee-types.js';
+import type { RequestSchema } from '../../src/core/crawlee-types.js';
 import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
-import type { RedisConnection } from '../../src/redis/connection.js';
-import { queueIndexKey } from '../../src/redis/keys.js';
+import type { RedisConnection } from '../../src/core/connection.js';
+import { queueIndexKey } from '../../src/core/keys.js';
 import { RedisStorageClient, type RedisStorageClientOptions } from '../../src/storage/redis-storage-client.js';
 import { closeConnection, type TestBackend } from './backends.js';
 

@@ -6,7 +6,7 @@ import { RequestAlreadyHandledError } from '../../src/errors/request-already-han
 import { RequestNotFoundError } from '../../src/errors/request-not-found-error.js';
 import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
-import { commandName } from '../../src/redis/scripts.js';
+import { commandName } from '../../src/core/scripts.js';
 import { req } from '../helpers/world.js';
 
 // A private server: the script-call counts must see only this test's commands.

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { BasicCrawler, Configuration, Request } from 'crawlee';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openRedisRequestQueue } from '../../src/open-redis-request-queue.js';
-import { requestIdOf } from '../../src/queue/request-codec.js';
+import { requestIdOf } from '../../src/core/request-codec.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, type QueueWorld } from '../helpers/world.js';
 

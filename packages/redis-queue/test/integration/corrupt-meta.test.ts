@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { RedisQueueAdmin } from '../../src/admin/redis-queue-admin.js';
 import { QueueMetadataCorruptError } from '../../src/errors/queue-metadata-corrupt-error.js';
-import { queueKeys } from '../../src/redis/keys.js';
+import { queueKeys } from '../../src/core/keys.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import { req } from '../helpers/world.js';

@@ -7,7 +7,7 @@ import { Cluster, Redis } from 'ioredis';
 import { killMasterAndWaitForFailover, masterOfSlot, startRedisCluster, type RedisClusterHandle } from '@crawlee-distributed/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplicasNotAcknowledgedError } from '../../src/errors/replicas-not-acknowledged-error.js';
-import { queueKeys } from '../../src/redis/keys.js';
+import { queueKeys } from '../../src/core/keys.js';
 import { RedisStorageClient, type RedisStorageClientOptions } from '../../src/storage/redis-storage-client.js';
 import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { Cluster } from 'ioredis';
 import { clusterTopology, killMasterAndWaitForFailover, masterOfSlot, startRedisCluster, stopPid, type RedisClusterHandle } from '@crawlee-distributed/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { UpdateRequestSchema } from '../../src/crawlee-types.js';
+import type { UpdateRequestSchema } from '../../src/core/crawlee-types.js';
 import { RedisFailoverTimeoutError } from '../../src/errors/index.js';
-import { queueKeys } from '../../src/redis/keys.js';
+import { queueKeys } from '../../src/core/keys.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 
 let cluster: RedisClusterHandle | undefined;

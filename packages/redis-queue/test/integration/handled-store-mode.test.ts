@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { EnqueueFilterPlan, EnqueueFilterSource } from '../../src/internal.js';
 import { DedupStoreRequiredError } from '../../src/errors/dedup-store-required-error.js';
-import type { RedisConnection } from '../../src/redis/connection.js';
+import type { RedisConnection } from '../../src/core/connection.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, req, type QueueWorld } from '../helpers/world.js';
 

@@ -9,7 +9,7 @@ import { HandledModeMismatchError } from '../../src/errors/handled-mode-mismatch
 import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import { handledBloomShape, HANDLED_INDEX_LOAD, type HandledRequestsMode } from '../../src/queue/handled-store.js';
-import { queueKeys } from '../../src/redis/keys.js';
+import { queueKeys } from '../../src/core/keys.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { handledStoreCount } from '../helpers/handled-store.js';
 import { createWorld, req, type QueueWorld } from '../helpers/world.js';

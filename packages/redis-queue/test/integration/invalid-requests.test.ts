@@ -11,7 +11,7 @@ import { CheerioCrawler, Configuration } from 'crawlee';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { StartUrlFeedOptions } from '../../src/feed/feed-options.js';
 import { openRedisRequestQueue } from '../../src/open-redis-request-queue.js';
-import { requestIdOf } from '../../src/queue/request-codec.js';
+import { requestIdOf } from '../../src/core/request-codec.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, type QueueWorld } from '../helpers/world.js';
 

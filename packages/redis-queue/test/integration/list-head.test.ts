@@ -3,8 +3,8 @@
 import { startRedisServer, type RedisServerHandle } from '@crawlee-distributed/test-utils';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { requestIdOf } from '../../src/queue/request-codec.js';
-import { queueKeys } from '../../src/redis/keys.js';
+import { requestIdOf } from '../../src/core/request-codec.js';
+import { queueKeys } from '../../src/core/keys.js';
 import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';

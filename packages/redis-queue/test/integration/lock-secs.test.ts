@@ -4,7 +4,7 @@ import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
 import { openRedisRequestQueue } from '../../src/open-redis-request-queue.js';
 import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
-import { queueKeys } from '../../src/redis/keys.js';
+import { queueKeys } from '../../src/core/keys.js';
 import { req } from '../helpers/world.js';
 
 const BAD = [Infinity, -Infinity, Number.NaN, 1e300, 30 * 24 * 3600 + 1, 1e-9, 0, -5, '60'];

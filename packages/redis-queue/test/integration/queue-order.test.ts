@@ -2,8 +2,8 @@
 // returned requests, `held` for the order of locked ones, `stale` for list entries that are no longer a request's
 // place. Each test pins one mechanism: without it, the order or the exactly-once delivery breaks.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { requestIdOf } from '../../src/queue/request-codec.js';
-import { queueKeys } from '../../src/redis/keys.js';
+import { requestIdOf } from '../../src/core/request-codec.js';
+import { queueKeys } from '../../src/core/keys.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, names, req, type QueueWorld } from '../helpers/world.js';
 

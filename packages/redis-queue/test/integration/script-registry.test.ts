@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { startRedisServer, type RedisServerHandle } from '@crawlee-distributed/test-utils';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queueKeys } from '../../src/redis/keys.js';
-import { commandName, runScript } from '../../src/redis/scripts.js';
-import { PACKAGE_VERSION } from '../../src/version.js';
+import { queueKeys } from '../../src/core/keys.js';
+import { commandName, runScript } from '../../src/core/scripts.js';
+import { PACKAGE_VERSION } from '../../src/core/version.js';
 
 let server: RedisServerHandle;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 // maxStalls on one real Redis with a movable Redis clock: which lock expiries count as stalls, when a request is
 // dead-lettered, the counters, one suspect per lock owner at a time, and requeue resetting the count.
-import { storedFields } from '../../src/queue/record-format.js';
+import { storedFields } from '../../src/core/record-format.js';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { requestIdOf } from '../../src/queue/request-codec.js';
+import { requestIdOf } from '../../src/core/request-codec.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, names, req, type QueueWorld } from '../helpers/world.js';
 

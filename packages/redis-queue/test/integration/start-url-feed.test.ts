@@ -1,7 +1,7 @@
 import { BasicCrawler, Configuration } from 'crawlee';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openRedisRequestQueue } from '../../src/open-redis-request-queue.js';
-import { defaultStartUrlsKey } from '../../src/redis/keys.js';
+import { defaultStartUrlsKey } from '../../src/core/keys.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, names, type QueueWorld } from '../helpers/world.js';
 

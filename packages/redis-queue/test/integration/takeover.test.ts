@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { slotOf } from '@crawlee-distributed/redis-kit';
 import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
-import { queueKeys } from '../../src/redis/keys.js';
+import { queueKeys } from '../../src/core/keys.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, names, type QueueWorld } from '../helpers/world.js';
 

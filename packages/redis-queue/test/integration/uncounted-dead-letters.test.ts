@@ -2,7 +2,7 @@
 // counted) are dead-lettered like any broken entry, but must not drive the counters below the truth: the real
 // requests' pending/handled/total stay exact, nothing is negative, handled never exceeds total.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { queueKeys } from '../../src/redis/keys.js';
+import { queueKeys } from '../../src/core/keys.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, req, type QueueWorld } from '../helpers/world.js';
 

@@ -3,7 +3,7 @@
 // counted lapse, on plain, sharded and polite queues.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { requestIdOf } from '../../src/queue/request-codec.js';
+import { requestIdOf } from '../../src/core/request-codec.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
 import { LockLostError } from '../../src/errors/lock-lost-error.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';

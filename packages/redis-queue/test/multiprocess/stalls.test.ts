@@ -3,7 +3,7 @@
 // maxStalls 3 the third expiry moves it to the dead letters with the reason and the count; the requests started
 // beside it come back and are handled; the crawl completes with exact counters; requeueing the letter resets the
 // stall count.
-import { storedFields } from '../../src/queue/record-format.js';
+import { storedFields } from '../../src/core/record-format.js';
 import { inject, it, expect } from 'vitest';
 import type { Redis } from 'ioredis';
 import { requestIdOf } from '../../src/internal.js';

@@ -1,5 +1,5 @@
 // Shared helpers of the politeness tests: requests on several hosts and the politeness keys of a world's queue.
-import type { RequestSchema } from '../../src/crawlee-types.js';
+import type { RequestSchema } from '../../src/core/crawlee-types.js';
 import type { QueueWorld } from '../helpers/world.js';
 
 /** A request on host `host` (e.g. 'a.test'), uniqueKey = url.

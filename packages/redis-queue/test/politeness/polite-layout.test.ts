@@ -3,8 +3,8 @@
 // script reads), a locked one keeps its order in `held` as on any queue, and a request that leaves the queue while
 // available counts nothing in `stale` (its host-queue entry is dropped by the polite lock script).
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { requestIdOf } from '../../src/queue/request-codec.js';
-import { queueKeys } from '../../src/redis/keys.js';
+import { requestIdOf } from '../../src/core/request-codec.js';
+import { queueKeys } from '../../src/core/keys.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, type QueueWorld } from '../helpers/world.js';
 import { hp, hreq } from './helpers.js';

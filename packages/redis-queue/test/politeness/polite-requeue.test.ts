@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { RedisQueueAdmin } from '../../src/admin/redis-queue-admin.js';
 import { InvalidRequestError } from '../../src/errors/invalid-request-error.js';
 import { PolitenessMismatchError } from '../../src/errors/politeness-mismatch-error.js';
-import { requestIdOf } from '../../src/queue/request-codec.js';
+import { requestIdOf } from '../../src/core/request-codec.js';
 import { shardOf } from '../../src/shard/shard-of.js';
 import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';

@@ -2,7 +2,7 @@
 // per-host delay counted from the later of hand-out and end, per-host concurrency, no head-of-line blocking,
 // forefront/FIFO within a host, backOffHost, retry not-before, recovery of an expired lock's host slot.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { requestIdOf } from '../../src/queue/request-codec.js';
+import { requestIdOf } from '../../src/core/request-codec.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, type QueueWorld } from '../helpers/world.js';
 import { hp, hreq, politeKeys } from './helpers.js';

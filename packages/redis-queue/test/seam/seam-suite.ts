@@ -8,8 +8,8 @@ import {
   type EnqueueFilterSource,
 } from '../../src/internal.js';
 import { EnqueueFilterIncompatibleError } from '../../src/errors/enqueue-filter-incompatible-error.js';
-import type { RedisConnection } from '../../src/redis/connection.js';
-import { queueKeys } from '../../src/redis/keys.js';
+import type { RedisConnection } from '../../src/core/connection.js';
+import { queueKeys } from '../../src/core/keys.js';
 import { createBackend, type BackendKind, type TestBackend } from '../helpers/backends.js';
 import { createWorld, names, req, type QueueWorld } from '../helpers/world.js';
 

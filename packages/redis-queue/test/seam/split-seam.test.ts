@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { ENQUEUE_FILTER_SINK, type EnqueueFilterPlan, type EnqueueFilterShardLayout, type EnqueueFilterSource, type EnqueueFilterSplit } from '../../src/internal.js';
 import { EnqueueFilterIncompatibleError } from '../../src/errors/enqueue-filter-incompatible-error.js';
 import { InvalidRequestError } from '../../src/errors/invalid-request-error.js';
-import type { RedisConnection } from '../../src/redis/connection.js';
+import type { RedisConnection } from '../../src/core/connection.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';
 import { createWorld, type QueueWorld } from '../helpers/world.js';
 

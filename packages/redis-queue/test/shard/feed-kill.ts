@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { RedisQueueAdmin } from '../../src/index.js';
 import { feedClaimKeys } from '../../src/feed/feed-claims.js';
-import type { RedisConnection } from '../../src/redis/connection.js';
-import { queueKeys } from '../../src/redis/keys.js';
+import type { RedisConnection } from '../../src/core/connection.js';
+import { queueKeys } from '../../src/core/keys.js';
 import { shardOf } from '../../src/shard/shard-of.js';
 import { Fleet, waitUntil, type WorkerConfig } from '../multiprocess/fleet.js';
 

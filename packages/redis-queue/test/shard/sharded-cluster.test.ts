@@ -8,10 +8,10 @@ import { startRedisCluster, type RedisClusterHandle } from '@crawlee-distributed
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisQueueAdmin } from '../../src/index.js';
-import type { RedisConnection } from '../../src/redis/connection.js';
+import type { RedisConnection } from '../../src/core/connection.js';
 import { shardQueueKeys } from '../../src/shard/shard-keys.js';
-import { ConnectionHandle } from '../../src/redis/connection.js';
-import { runScript } from '../../src/redis/scripts.js';
+import { ConnectionHandle } from '../../src/core/connection.js';
+import { runScript } from '../../src/core/scripts.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
 import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
 import { Fleet, waitUntil, type WorkerConfig } from '../multiprocess/fleet.js';

@@ -10,7 +10,7 @@ import { startRedisCluster, type RedisClusterHandle } from '@crawlee-distributed
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisQueueAdmin } from '../../src/index.js';
-import type { RedisConnection } from '../../src/redis/connection.js';
+import type { RedisConnection } from '../../src/core/connection.js';
 import { shardQueueKeys } from '../../src/shard/shard-keys.js';
 import { shardOf } from '../../src/shard/shard-of.js';
 import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';

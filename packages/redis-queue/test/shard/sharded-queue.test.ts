@@ -4,7 +4,7 @@ import { slotOf } from '@crawlee-distributed/redis-kit';
 import { ShardLayoutMismatchError } from '../../src/errors/shard-layout-mismatch-error.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options-error.js';
 import { InvalidRequestError } from '../../src/errors/invalid-request-error.js';
-import { queueKeys } from '../../src/redis/keys.js';
+import { queueKeys } from '../../src/core/keys.js';
 import { shardQueueKeys, shardTag } from '../../src/shard/shard-keys.js';
 import { shardOf } from '../../src/shard/shard-of.js';
 import { createBackend, type TestBackend } from '../helpers/backends.js';

@@ -1,5 +1,5 @@
 import { unlinkHashTag } from '../../admin/unlink-hash-tag.js';
-import { queueIndexKey } from '../../redis/keys.js';
+import { unindexQueue } from '../../core/queue-index.js';
 import { wrongTypeErrorOf } from '../../errors/wrong-type-error-of.js';
 import { defineCliCommand } from '../define-command.js';
 
@@ -25,7 +25,7 @@ export const dropCommand = defineCliCommand(
     if (total === undefined) {
       const handle = await ctx.handle();
       const deleted = await unlinkHashTag(handle, admin.keys.tag);
-      await handle.run(() => handle.redis.srem(queueIndexKey(ctx.keyPrefix), name as string));
+      await handle.run(() => unindexQueue(handle.redis, ctx.keyPrefix, name as string));
       if (ctx.json) return ctx.printJson({ queue: name, requests: null, otherKeysDeleted: deleted });
       return ctx.print(`dropped queue "${name as string}" (a key of another type made it unreadable): ${deleted} key(s) of ${admin.keys.tag}`);
     }

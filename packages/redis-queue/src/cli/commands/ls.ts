@@ -1,4 +1,4 @@
-import { queueIndexKey } from '../../redis/keys.js';
+import { listQueueNames } from '../../core/queue-index.js';
 import { wrongTypeErrorOf } from '../../errors/wrong-type-error-of.js';
 import { QueueMetadataCorruptError } from '../../errors/queue-metadata-corrupt-error.js';
 import { defineCliCommand } from '../define-command.js';
@@ -10,7 +10,7 @@ export const lsCommand = defineCliCommand(
   (c) => c.description('list the queues under the key prefix, with counts'),
   async (ctx) => {
     const redis = await ctx.redis();
-    const names = (await redis.smembers(queueIndexKey(ctx.keyPrefix))).sort();
+    const names = await listQueueNames(redis, ctx.keyPrefix);
     const rows = [];
     for (const name of names) {
       // A queue whose keys another program overwrote (another type, or a counter that is not a number) cannot be

@@ -1,13 +1,13 @@
 import { parseStartUrlItem } from '../../feed/parse-start-url.js';
-import { decodeRequest } from '../../queue/request-codec.js';
+import { decodeRequest } from '../../core/request-codec.js';
 import { RedisStorageClient } from '../../storage/redis-storage-client.js';
 import type { RedisRequestQueueClient } from '../../storage/redis-request-queue-client.js';
-import type { RequestSchema } from '../../crawlee-types.js';
+import type { RequestSchema } from '../../core/crawlee-types.js';
 import { defineCliCommand } from '../define-command.js';
 import { CliUsageError } from '../errors/cli-usage-error.js';
 import { keyValues } from '../format.js';
 import { readLines } from '../read-lines.js';
-import { assertQueueName } from '../../redis/queue-name.js';
+import { assertQueueName } from '../../core/queue-name.js';
 import { readShardLayout } from '../../shard/shard-layout.js';
 
 /**

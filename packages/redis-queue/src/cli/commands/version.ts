@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PACKAGE_VERSION } from '../../version.js';
+import { PACKAGE_VERSION } from '../../core/version.js';
 import type { CliCommandModule } from '../define-command.js';
 
 /**

@@ -22,7 +22,7 @@ import requeueDeadLetter from '../lua/requeue-dead-letter.lua';
 import requeueFailed from '../lua/requeue-failed.lua';
 import takeOverScrapyBatch from '../lua/take-over-scrapy-batch.lua';
 import updateRequest from '../lua/update-request.lua';
-import { PACKAGE_VERSION } from '../version.js';
+import { PACKAGE_VERSION } from './version.js';
 import type { RedisConnection } from '@crawlee-distributed/redis-kit';
 
 export type { ScriptArg } from '@crawlee-distributed/redis-kit';

@@ -1,7 +1,7 @@
-import { mapScriptError } from '../errors/map-script-error.js';
-import type { ConnectionHandle } from '../redis/connection.js';
-import type { QueueKeys } from '../redis/keys.js';
-import { runScript, runScriptBuffer, type ScriptArg, type ScriptName } from '../redis/scripts.js';
+import { mapScriptError } from './map-script-error.js';
+import type { ConnectionHandle } from './connection.js';
+import type { QueueKeys } from './keys.js';
+import { runScript, runScriptBuffer, type ScriptArg, type ScriptName } from './scripts.js';
 import { ReplicaWait, type DurabilitySettings } from './replica-wait.js';
 
 /** The writes that must survive a failover with the `durability` option: adds (API, feed) and updates (handled,

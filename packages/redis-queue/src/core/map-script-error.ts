@@ -1,17 +1,17 @@
 import { mapReplyError, type CrawleeRedisError, type ReplyErrorFactory } from '@crawlee-distributed/redis-kit';
-import { ERROR_REPLY, type ErrorReplyName } from '../redis/reply-codes.js';
-import { DedupStoreRequiredError } from './dedup-store-required-error.js';
-import { HandledModeMismatchError } from './handled-mode-mismatch-error.js';
-import { InvalidOptionsError } from './invalid-options-error.js';
-import { LockLostError } from './lock-lost-error.js';
-import { QueueMetadataCorruptError } from './queue-metadata-corrupt-error.js';
-import { QueueMissingError } from './queue-missing-error.js';
-import { PolitenessMismatchError } from './politeness-mismatch-error.js';
-import type { RedisQueueError } from './redis-queue-error.js';
-import { RedisScriptError } from './redis-script-error.js';
-import { RequestAlreadyHandledError } from './request-already-handled-error.js';
-import { RequestNotFoundError } from './request-not-found-error.js';
-import { wrongTypeErrorOf } from './wrong-type-error-of.js';
+import { ERROR_REPLY, type ErrorReplyName } from './reply-codes.js';
+import { DedupStoreRequiredError } from '../errors/dedup-store-required-error.js';
+import { HandledModeMismatchError } from '../errors/handled-mode-mismatch-error.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { LockLostError } from '../errors/lock-lost-error.js';
+import { QueueMetadataCorruptError } from '../errors/queue-metadata-corrupt-error.js';
+import { QueueMissingError } from '../errors/queue-missing-error.js';
+import { PolitenessMismatchError } from '../errors/politeness-mismatch-error.js';
+import type { RedisQueueError } from '../errors/redis-queue-error.js';
+import { RedisScriptError } from '../errors/redis-script-error.js';
+import { RequestAlreadyHandledError } from '../errors/request-already-handled-error.js';
+import { RequestNotFoundError } from '../errors/request-not-found-error.js';
+import { wrongTypeErrorOf } from '../errors/wrong-type-error-of.js';
 
 /** One error class per reply code of src/lua/reply-codes.json; a code without an entry does not compile. */
 const BY_NAME: Record<ErrorReplyName, ReplyErrorFactory<RedisQueueError>> = {

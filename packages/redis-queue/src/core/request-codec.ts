@@ -1,6 +1,6 @@
 import { getRequestId } from 'crawlee';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
-import type { RequestQueueHeadItem } from '../crawlee-types.js';
+import type { RequestQueueHeadItem } from './crawlee-types.js';
 import { encodeRecord, parseStoredRecord, type StoredRecord } from './record-format.js';
 import { requestProblem } from './request-rules.js';
 

@@ -5,14 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { resolveLuaIncludes } from '@crawlee-distributed/redis-kit/build';
 import { Redis } from 'ioredis';
 import { describe, expect, inject, it } from 'vitest';
-import { ADD_REPLY, ERROR_REPLY, FEED_REPLY, REQUEUE_REPLY } from '../redis/reply-codes.js';
-import { InvalidOptionsError } from './invalid-options-error.js';
-import { LockLostError } from './lock-lost-error.js';
+import { ADD_REPLY, ERROR_REPLY, FEED_REPLY, REQUEUE_REPLY } from './reply-codes.js';
+import { InvalidOptionsError } from '../errors/invalid-options-error.js';
+import { LockLostError } from '../errors/lock-lost-error.js';
 import { mapScriptError } from './map-script-error.js';
-import { RedisScriptError } from './redis-script-error.js';
-import { RedisUnreachableError } from './redis-unreachable-error.js';
-import { RequestAlreadyHandledError } from './request-already-handled-error.js';
-import { RequestNotFoundError } from './request-not-found-error.js';
+import { RedisScriptError } from '../errors/redis-script-error.js';
+import { RedisUnreachableError } from '../errors/redis-unreachable-error.js';
+import { RequestAlreadyHandledError } from '../errors/request-already-handled-error.js';
+import { RequestNotFoundError } from '../errors/request-not-found-error.js';
 
 describe('mapScriptError', () => {
   it('maps the error replies of real Lua scripts to typed errors with codes', async () => {

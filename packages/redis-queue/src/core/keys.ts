@@ -8,7 +8,7 @@ export interface QueueKeys {
   /** HASH: id, name, createdAt, modifiedAt, counters (total, pending, handled), `format` (2),
    * order counters (`fseq`: forefront sequence, `qhead`: absolute position of the FIFO list's head). */
   readonly meta: string;
-  /** HASH: request id → format-2 record (`queue/record-format.ts`) of every unhandled request (available or
+  /** HASH: request id → format-2 record (`core/record-format.ts`) of every unhandled request (available or
    * locked), so "present" is HEXISTS data. A handled request leaves it for {@link QueueKeys.done}. */
   readonly data: string;
   /** LIST: ids of FIFO requests, oldest first; the entry at absolute position p has queue order p + 1. An entry of

@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers';
-import type { ConnectionHandle, RedisConnection } from '../redis/connection.js';
+import type { ConnectionHandle, RedisConnection } from './connection.js';
 import { ReplicasNotAcknowledgedError } from '../errors/replicas-not-acknowledged-error.js';
 
 /** The `durability` option, checked: replicas that must acknowledge, and how long `WAIT` may block. */

@@ -1,5 +1,5 @@
-import type { DeadLetter, RedisQueueStats } from '../admin/admin-types.js';
-import type { FailedRequest } from '../admin/failed-requests.js';
+import type { DeadLetter, RedisQueueStats } from './admin-types.js';
+import type { FailedRequest } from './failed-requests.js';
 
 // How the admin of a sharded queue combines its shards' answers (RedisQueueAdmin asks one sub-admin per shard).
 
