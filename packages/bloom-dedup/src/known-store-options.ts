@@ -1,7 +1,7 @@
 import { unknownOptionProblem, type KnownOptions } from '@crawlee-distributed/redis-kit';
 import { InvalidDedupOptionsError } from './errors/invalid-dedup-options-error.js';
 import type { MemoryBloomDedupStoreOptions } from './memory/memory-bloom-dedup-store.js';
-import type { RedisBloomDedupStoreOptions } from './redis/redis-bloom-dedup-store.js';
+import type { RedisBloomDedupStoreOptions } from './redis/redis-bloom-options.js';
 import type { RedisSetDedupStoreOptions } from './redis/redis-set-dedup-store.js';
 
 /** The option names of each store (typed: a name added to an options type must be added here, or this fails to
