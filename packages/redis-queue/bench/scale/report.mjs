@@ -83,7 +83,7 @@ export function markdown(rows, meta) {
   lines.push(`Scale benchmark, ${meta.date}: ${meta.machine}, Node ${meta.node}, Redis ${meta.redisVersion} (own server, default config), ` +
     `Crawlee ${meta.crawlee}, load average at start ${meta.loadAverage}` +
     (meta.cpusAllowed ? `, the benchmark's processes (driver and redis-server) pinned to CPU ${meta.cpusAllowed} while every other process on the machine was kept on the other core` : '') +
-    `. ${int(meta.size)} requests of the issue's shape ` +
+    `. ${int(meta.size)} requests of a typical crawl's shape ` +
     `(70-character URLs, \`userData: { label, depth }\`) added through Crawlee's RequestQueue, 1,000 per call; ` +
     `lock-and-handle windows of ${int(meta.window)} requests with ${meta.concurrency} concurrent fetchNextRequest/markRequestHandled loops. ` +
     `Rates in requests/s; "add" is the last ${int(meta.addWindow)} adds before each size.`);

@@ -15,10 +15,10 @@
 //          package has them)  --no-anchor  --anchor-size 1000000 (the 0.1 anchor's count when the package is newer:
 //          its costs are linear, and 5M of it would add ~6 min)  --memory-storage-max 1000000 (0 = skip)  --restart-pending 10
 //          --pending-only (rates and B/pending only: no handled phase, restart, probes or MemoryStorage)
-//          --section bench-scale (the RESULTS.md/README markers to write between)  --samples 5 (MEMORY USAGE samples in the key breakdown)  --warmup 20000 (requests each measuring process
+//          --section bench-scale (the RESULTS.md/docs markers to write between)  --samples 5 (MEMORY USAGE samples in the key breakdown)  --warmup 20000 (requests each measuring process
 //          adds and handles on a queue of its own first)  --probes 100000 (never-seen requests added to the queue of
 //          handled ones: the measured false-positive rate of the handled store)  --bits-probes 1000000 (the same for
-//          'bits', whose rate of 1e-6 needs the larger sample)  --json  --write (README section)
+//          'bits', whose rate of 1e-6 needs the larger sample)  --json  --write (docs/scale-and-memory.md section)
 import console from 'node:console';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -184,5 +184,5 @@ mkdirSync(here('./.tmp'), { recursive: true });
 const tag = opts.section;
 writeFileSync(here(tag === 'bench-scale' ? './.tmp/RESULTS.json' : `./.tmp/RESULTS-${tag}.json`), json);
 writeSection(section, here('./RESULTS.md'), tag);
-if (opts.write) writeSection(section, here('../../README.md'), tag);
-log(`wrote ${here('./RESULTS.md')}${opts.write ? ' and the README section' : ''}`);
+if (opts.write) writeSection(section, here('../../docs/scale-and-memory.md'), tag);
+log(`wrote ${here('./RESULTS.md')}${opts.write ? ' and the docs/scale-and-memory.md section' : ''}`);
