@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:scale` (and the last part of `npm run bench`): issue 12's scale benchmark. 5,000,000 requests
+// `npm run bench:scale` (and the last part of `npm run bench`): the scale benchmark. 5,000,000 requests
 // through the queue's public API on a redis-server of the bench's own (free loopback port, default config: no
 // maxmemory, no RDB saves, no AOF; a fresh server per measurement so no run inherits another's fragmentation),
 // stopped by PID. For each layout: add rate and lock-and-handle rate at 100k, 1M and the full size in the queue;
@@ -79,7 +79,7 @@ if (currentIsAnchor) {
   layouts.push({ label: `0.1 layout (crawlee-redis-queue ${PACKAGE_VERSION}, full request JSON)`, impl: 'crawlee-redis-queue', queueOptions: {} });
 } else {
   for (const mode of opts.modes.split(',')) {
-    // 'bits' is sized for what the run puts in (the handled phase: size + restart-pending), at the issue's 1e-6.
+    // 'bits' is sized for what the run puts in (the handled phase: size + restart-pending), at 1e-6.
     const queueOptions = mode === 'bits' ? { handledRequests: mode, handledBloom: { expectedRequests: size + Number(opts['restart-pending']), falsePositiveRate: 1e-6 } } : { handledRequests: mode };
     layouts.push({ label: `crawlee-redis-queue ${PACKAGE_VERSION}, handledRequests '${mode}'`, impl: 'crawlee-redis-queue', queueOptions, mode });
   }
