@@ -4,7 +4,7 @@
  * request comes back), fingerprint every request like Scrapy, and drop duplicates through one Bloom filter, so each
  * page is crawled once by one of them. The records land in one Redis dataset named after the queue.
  *
- *   npm run build -w distributed-cheerio     # then, in each of N terminals (or machines):
+ *   npx turbo run build --filter=distributed-cheerio...   # then, in each of N terminals (or machines):
  *   REDIS_URL=redis://127.0.0.1:6379 START_URL=https://crawlee.dev/ QUEUE=my-crawl node examples/distributed-cheerio/dist/worker.js
  *   (or, without building: npx tsx examples/distributed-cheerio/src/worker.ts)
  *   npx crawlee-redis export my-crawl --output results.jsonl   # the records, once every worker has exited
