@@ -26,6 +26,7 @@ afterAll(async () => {
   for await (const batch of redis.scanStream({ match: `*${queueName}*`, count: 1000 })) keys.push(...(batch as string[]));
   if (keys.length > 0) await redis.del(...keys);
   await redis.srem('crawlee:rq:index', queueName);
+  await redis.srem('crawlee:ds:index', queueName);
   redis.disconnect();
 });
 
