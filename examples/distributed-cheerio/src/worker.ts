@@ -1,160 +1,132 @@
 /**
- * Entry point of one worker process (forked by the coordinator, also by a `--join` coordinator on another machine).
- * Reads its configuration from the environment (never argv, which `ps` shows to everyone), crawls the shared queue
- * until it is finished, then exits. It stops early, handing its locks back, when asked (SIGTERM/SIGINT from the
- * coordinator) or when its coordinator dies; nothing is marked failed because the coordinator vanished.
+ * A distributed CheerioCrawler: start this file in as many processes, on as many machines, as you like, all on one
+ * Redis. They share one request queue (a request a worker takes is locked, not popped: if the worker dies, the
+ * request comes back), fingerprint every request like Scrapy, and drop duplicates through one Bloom filter, so each
+ * page is crawled once by one of them. The records land in one Redis dataset named after the queue.
+ *
+ *   npx turbo run build --filter=distributed-cheerio...   # then, in each of N terminals (or machines):
+ *   REDIS_URL=redis://127.0.0.1:6379 START_URL=https://crawlee.dev/ QUEUE=my-crawl node examples/distributed-cheerio/dist/worker.js
+ *   (or, without building: npx tsx examples/distributed-cheerio/src/worker.ts)
+ *   npx crawlee-redis export my-crawl --output results.jsonl   # the records, once every worker has exited
+ *
+ * Only the packages' public entries are used. The demo runner (`npm start`) runs this same crawler, adding its own
+ * behaviour through the options below: src/worker/create-crawler.ts and src/worker/open-queue.ts.
  */
-import { log } from 'crawlee';
-import { installLogFilter } from './log-filter.js';
-import { openRedis } from './redis/open-redis.js';
-import { CoordinatorWatch } from './worker/coordinator-watch.js';
-import { createCrawler, processLocalConfiguration } from './worker/create-crawler.js';
-import { countOffers } from './worker/count-offers.js';
-import { HostBackoff } from './worker/host-backoff.js';
-import { isConnectionFailure } from './worker/connection-failure.js';
-import { openSharedQueue } from './worker/open-queue.js';
-import { reconnectTimeoutSecs, watchRedisLoss } from './redis/redis-loss-watch.js';
-import { RedisRunCounters } from './worker/run-counters.js';
-import { WORKER_CONFIG_ENV, type WorkerConfig, type WorkerMessage } from './worker/worker-config.js';
+import {
+  CheerioCrawler,
+  type CheerioCrawlerOptions,
+  type CheerioCrawlingContext,
+  type Configuration,
+  type EnqueueLinksOptions,
+  type RequestOptions,
+  type RequestQueue,
+} from 'crawlee';
+import { RedisBloomDedupStore, withDedup, type DedupStore } from 'crawlee-bloom-dedup';
+import { openRedisRequestQueue, RedisRequestQueue, RedisStorageClient, type RedisStorageClientOptions } from 'crawlee-redis-queue';
+import { fingerprintTransform, withScrapyFingerprint } from 'crawlee-scrapy-fingerprint';
+import { Redis, type Cluster } from 'ioredis';
 
-/** Why a worker stops before the crawl is finished. */
-type StopReason = 'requested' | 'coordinator-gone' | 'site-gone';
-
-/** How long a fetch refused by the served site waits for the IPC channel to report the coordinator's death. */
-const COORDINATOR_DEATH_GRACE_MS = 2_000;
-/** How long a stopping worker spends handing back locks and publishing its last stats: with Redis gone those
- * calls would wait for the whole reconnect budget, and a stop must take seconds. Locks not handed back expire. */
-const STOP_BUDGET_MS = 3_000;
-
-function send(message: WorkerMessage): void {
-  if (process.connected) process.send?.(message);
+/** Options of {@link openSharedQueue}; every process of a crawl passes the same. */
+export interface SharedQueueOptions {
+  /** The connection (standalone or Cluster); the caller closes it. */
+  redis: Redis | Cluster;
+  queueName: string;
+  /** Seconds a taken request stays locked while its worker is silent. @defaultValue 60 */
+  lockSecs?: number;
+  /** The dedup store; `null`: none (the queue's own uniqueKey check only).
+   * @defaultValue a Bloom filter for 1e6 fingerprints at 1e-6 false positives, `{<prefix>:rq:<queue>}:dupefilter` */
+  dedup?: DedupStore | null;
+  /** More settings of the queue's storage client: keyPrefix, shards, politeness, workerStats, ... */
+  storage?: Omit<RedisStorageClientOptions, 'redis'>;
+  /** The Crawlee configuration of the queue. @defaultValue Crawlee's global one */
+  config?: Configuration;
 }
 
-async function main(): Promise<void> {
-  installLogFilter();
-  const raw = process.env[WORKER_CONFIG_ENV];
-  if (raw === undefined) throw new Error(`${WORKER_CONFIG_ENV} is not set: workers are started by the coordinator (dist/cli.js)`);
-  const config = JSON.parse(raw) as WorkerConfig;
-  log.setLevel(config.verbose ? log.LEVELS.INFO : log.LEVELS.WARNING);
+/**
+ * Opens the shared queue: Scrapy fingerprints as uniqueKeys, the dedup store checked inside the queue's add script.
+ * @throws the queue's and the store's typed errors (Redis unreachable, incompatible filter, bad options)
+ */
+export async function openSharedQueue(options: SharedQueueOptions) {
+  const { redis, queueName, storage = {} } = options;
+  const store =
+    options.dedup === undefined
+      ? new RedisBloomDedupStore({ redis, key: `{${storage.keyPrefix ?? 'crawlee'}:rq:${queueName}}:dupefilter`, capacity: 1e6, errorRate: 1e-6, recipe: 'scrapy' })
+      : (options.dedup ?? undefined);
+  // One seen-set per crawl: with a dedup store, the store is the queue's record of handled requests. fastProlong as
+  // openRedisRequestQueue sets it for a client of its own (a lock taken lasts the whole lockSecs from the start).
+  const storageClient = new RedisStorageClient({ redis, fastProlong: true, handledRequests: store ? 'store' : 'key', ...storage });
+  const queue = await openRedisRequestQueue(queueName, { storageClient, lockSecs: options.lockSecs ?? 60, ...(options.config ? { config: options.config } : {}) });
+  withScrapyFingerprint(queue);
+  if (store) withDedup(queue, { store });
+  return { queue, store, storageClient };
+}
 
-  let stop: ((reason: StopReason) => void) | undefined;
-  let pendingStop: StopReason | undefined;
-  // Once a stop is asked for, requests still in flight are neither retried nor marked failed (their locks are handed
-  // back and the process exits): an error they hit on the way out (the dedup store already closed, the connection
-  // gone) is part of stopping, not a failure of the page.
-  let stopping = false;
-  const requestStop = (reason: StopReason) => {
-    stopping = true;
-    return stop ? stop(reason) : (pendingStop ??= reason);
-  };
-  const watch = new CoordinatorWatch(() => requestStop('coordinator-gone'));
-  process.on('SIGTERM', () => requestStop('requested'));
-  process.on('SIGINT', () => requestStop('requested'));
+/** Options of {@link createWorkerCrawler}. */
+export interface WorkerCrawlerOptions {
+  /** Requests in flight in this process. @defaultValue 10 */
+  concurrency?: number;
+  /** Which links to follow. @defaultValue 'same-hostname' */
+  strategy?: EnqueueLinksOptions['strategy'];
+  /** Rewrites a link before it is fingerprinted, or drops it (`false`). */
+  transformLink?: (request: RequestOptions) => RequestOptions | false;
+  /** Runs first on every page; `false` skips the page (no links followed, nothing recorded). */
+  admitPage?: (context: CheerioCrawlingContext) => Promise<boolean>;
+  /** Records a page once its links are queued. @defaultValue `pushData({ url, title })` */
+  recordPage?: (context: CheerioCrawlingContext) => Promise<void>;
+  /** Any other CheerioCrawler option (error handlers, hooks, retries); these win over the ones set here. */
+  crawler?: Partial<CheerioCrawlerOptions>;
+  /** @defaultValue the queue's `crawlerConfig` (records to the Redis dataset named after the queue) */
+  config?: Configuration;
+}
 
-  // Commands wait through a Redis restart (no per-command retry count); the reconnect budget below bounds the wait.
-  const redis = openRedis({ url: config.redisUrl, cluster: config.redisCluster }, { maxRetriesPerRequest: null });
-  // Redis gone for good: one line and exit 1. Nothing is handed back (there is no Redis to write to); the locks
-  // this worker holds expire and its requests return to whoever crawls the queue next.
-  watchRedisLoss(redis, config.worker, config.redisUrl, reconnectTimeoutSecs(), (error) => {
-    log.error(error.message);
-    process.exit(1);
-  });
-  const crawleeConfig = processLocalConfiguration(config.results === 'redis' ? { redis, keyPrefix: config.keyPrefix } : undefined);
-  const { queue, store, storageClient } = await openSharedQueue({
-    lockSecs: config.lockSecs,
-    config: crawleeConfig,
-    redis,
-    keyPrefix: config.keyPrefix,
-    queueName: config.queueName,
-    dedup: config.dedup,
-    dedupKey: config.dedupKey,
-    shards: config.shards,
-    ...(config.politeness !== undefined ? { politeness: config.politeness } : {}),
-  });
-  const counters = new RedisRunCounters(redis, config.countersKey);
-  countOffers(queue, counters);
-  // A queue created without politeness (an older run) has no host schedule to push: no fleet back-off there.
-  const hostBackoff =
-    config.politeness === undefined
-      ? undefined
-      : new HostBackoff(queue, async (host, secs, why) => {
-          log.warning(`${config.worker}: backing off ${host} for ${secs.toFixed(1)} s across the fleet (${why})`);
-          await counters.add('hostBackoffs', 1, config.worker);
-        });
-  const crawler = createCrawler(
-    {
-      worker: config.worker,
-      queue,
-      counters,
-      recordsFile: config.recordsFile,
-      ...(config.results === 'redis' ? { resultsDataset: config.queueName } : {}),
-      concurrency: config.concurrency,
-      lockSecs: config.lockSecs,
-      enqueueStrategy: config.enqueueStrategy,
-      ...(hostBackoff !== undefined ? { hostBackoff } : {}),
-      ...(config.maxRequests !== undefined ? { maxRequests: config.maxRequests } : {}),
-      // A request whose fetch failed because the coordinator (and the site it served) died is neither retried nor
-      // marked failed: the handler waits while the worker hands its locks back and exits, and the next run takes it.
-      holdBack: async (url, error) => {
-        if (stopping || watch.isGone) return true;
-        const served = config.servedOrigin !== undefined && url.startsWith(config.servedOrigin);
-        if (!served || !isConnectionFailure(error)) return false;
-        if (config.servedByCoordinator === true) return watch.goneWithin(COORDINATOR_DEATH_GRACE_MS);
-        // A --join worker on the machine of the seeding run: that run (and the folder it served) is gone.
-        requestStop('site-gone');
-        return true;
-      },
-    },
-    crawleeConfig,
+/** The CheerioCrawler every worker runs on the shared queue: follows links, records each page. */
+export function createWorkerCrawler(queue: RequestQueue, options: WorkerCrawlerOptions = {}): CheerioCrawler {
+  const { strategy = 'same-hostname', concurrency = 10 } = options;
+  // Set on the link's options, so enqueueLinks dedups on the fingerprint. Crawlee transforms before its own
+  // same-hostname filter: mailto: and javascript: links arrive here too and are dropped (not http, no fingerprint).
+  const transformRequestFunction = fingerprintTransform<RequestOptions>({}, (request) =>
+    /^https?:/i.test(request.url) ? (options.transformLink?.(request) ?? request) : false,
   );
-
-  const finish = async (how: 'finished' | StopReason, handled: number, failed: number) => {
-    // The documented finish: hands back every lock this worker still holds (Crawlee buffers some requests ahead, and
-    // on a stop the in-flight ones), so others take them at once instead of waiting --lock-secs for them to expire,
-    // and publishes the last worker stats (final counters, state `stopped`), so `crawlee-redis workers` and the
-    // dashboard show this worker as stopped with every page it handled, not as alive until its record expires.
-    const released = await queue.close().catch(() => 0);
-    if (released > 0) log.info(`${config.worker}: released ${released} lock(s) it still held`);
-    send({ type: how === 'finished' ? 'finished' : 'stopped', worker: config.worker, reason: how, released, stats: { handled, failed } });
-    await store?.close().catch(() => undefined);
-    // The storage client and the connection are this process's own (queue.close() leaves them open).
-    await storageClient?.close().catch(() => undefined);
-    redis.disconnect();
-  };
-
-  const stopped = new Promise<StopReason>((resolve) => {
-    stop = (reason) => {
-      stop = () => undefined;
-      resolve(reason);
-    };
-    if (pendingStop !== undefined) stop(pendingStop);
-  });
-  const run = crawler.run().then((stats) => ({ stats }));
-  const outcome = await Promise.race([run, stopped]);
-  if (typeof outcome === 'string') {
-    if (outcome === 'coordinator-gone') log.warning(`${config.worker}: the coordinator is gone; handing back my locks and stopping`);
-    if (outcome === 'site-gone') {
-      log.warning(`${config.worker}: ${config.servedOrigin ?? 'the site'} (served by the seeding run) refuses connections; handing back my locks and stopping`);
-    }
-    // abort() ends the pool without waiting for the requests in flight: their locks are released below and the
-    // process exits, so none of them is retried, marked failed or marked handled by this worker after that.
-    const done = (async () => {
-      await crawler.autoscaledPool?.abort().catch(() => undefined);
-      await finish(outcome, crawler.stats.state.requestsFinished, crawler.stats.state.requestsFailed);
-    })();
-    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, STOP_BUDGET_MS).unref())]);
-    process.exit(0);
-  }
-  await finish('finished', outcome.stats.requestsFinished, outcome.stats.requestsFailed);
+  const lockSecs = queue.requestLockSecs;
+  // Fetch plus handler end well inside the lock, or another worker may take the request while this one works on it.
+  const timeoutSecs = Math.max(2, Math.floor(lockSecs * 0.4));
+  const crawler = new CheerioCrawler(
+    {
+      requestQueue: queue,
+      minConcurrency: concurrency,
+      maxConcurrency: concurrency,
+      requestHandlerTimeoutSecs: timeoutSecs,
+      navigationTimeoutSecs: timeoutSecs,
+      async requestHandler(context) {
+        if (options.admitPage && !(await options.admitPage(context))) return;
+        await context.enqueueLinks({ strategy, transformRequestFunction });
+        if (options.recordPage) return options.recordPage(context);
+        await context.pushData({ url: context.request.loadedUrl ?? context.request.url, title: context.$('title').first().text().trim() });
+      },
+      ...options.crawler,
+    },
+    options.config ?? (queue instanceof RedisRequestQueue ? queue.crawlerConfig : undefined),
+  );
+  // BasicCrawler raises a queue's lock to at least 60 s; a short lock brings a killed worker's requests back sooner.
+  queue.requestLockSecs = lockSecs;
+  return crawler;
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    // The Redis packages' typed errors (Redis gone, ACL, ...) say what to do: one line, no stack.
-    const code = (error as { code?: unknown } | undefined)?.code;
-    if (typeof code === 'string' && /^(REDIS_|E_REDIS_)/.test(code)) log.error(`worker failed: ${(error as Error).message}`);
-    else log.exception(error as Error, 'worker failed');
-    process.exit(1);
-  },
-);
+/** One worker process: crawls until the queue is finished (nothing available, no lock held by anyone), then exits. */
+async function main(): Promise<void> {
+  const { REDIS_URL = 'redis://127.0.0.1:6379', START_URL, QUEUE = 'distributed-cheerio', CONCURRENCY = '10' } = process.env;
+  const redis = new Redis(REDIS_URL);
+  const { queue, store, storageClient } = await openSharedQueue({ redis, queueName: QUEUE });
+  const crawler = createWorkerCrawler(queue, { concurrency: Number(CONCURRENCY) });
+  // Ctrl-C / SIGTERM: finish the pages in flight; close() below hands the other locked requests back at once.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => crawler.stop(`${signal} received`));
+  // Every worker may pass the start URL: the dedup lets it into the queue once per crawl.
+  await crawler.run(START_URL ? [START_URL] : []);
+  await queue.close(); // locks still held handed back, last worker stats published
+  await storageClient.close();
+  await store?.close();
+  await redis.quit();
+}
+
+// Run when started as a script (node dist/worker.js, tsx src/worker.ts), not when imported by the demo runner.
+if (/[\\/]worker\.[cm]?[jt]s$/.test(process.argv[1] ?? '')) await main();

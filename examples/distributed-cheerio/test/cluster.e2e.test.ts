@@ -1,5 +1,5 @@
 /**
- * One crawl on a Redis Cluster (issue 13), end to end: the example's real CLI (`dist/cli.js`), 3 worker processes, a
+ * One crawl on a Redis Cluster, end to end: the example's real CLI (`dist/cli.js`), 3 worker processes, a
  * local 3-master cluster from test-utils, `--shards 12`, and the loopback multi-host site (helpers/multi-host-site.ts)
  * whose servers count every request. Asserted on what the site saw (every page answered once, or again only after
  * the kill cut it off), on the merged output, and on the keys each master holds.

@@ -1,5 +1,5 @@
 /**
- * Fleet politeness end to end (issue 16): 3 worker processes crawl a site spread over 10 loopback hosts
+ * Fleet politeness end to end: 3 worker processes crawl a site spread over 10 loopback hosts
  * (127.0.0.2 ... 127.0.0.11, one HTTP server each, see helpers/multi-host-site.ts) through one Redis queue with
  * `--host-delay-secs` / `--max-per-host`. Every assertion is on what the site's servers saw: arrival and finish times
  * per host, requests in flight per host, the 429 host's silence, the killed worker's cut-off requests.

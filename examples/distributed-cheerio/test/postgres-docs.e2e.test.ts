@@ -6,7 +6,7 @@ import { walkSiteLinks } from '../src/site/walk-links.js';
 import type { PageRecord } from '../src/worker/page-record.js';
 import { crawl, outputDir } from './helpers/run-cli.js';
 
-// The real input of the issue. Missing docs fail the suite with the fix, never skip it.
+// The example's real input. Missing docs fail the suite with the fix, never skip it.
 if (!existsSync(POSTGRES_DOCS_DIR)) {
   throw new Error(`${POSTGRES_DOCS_DIR} is missing: apt-get install -y postgresql-doc-15 (the .ci/run script does)`);
 }

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   programSnippets,
@@ -6,7 +7,7 @@ import {
 } from '@crawlee-distributed/test-utils/readme';
 import { describe, expect, it } from 'vitest';
 
-// The package READMEs' programs, checked as a user's project sees the packages (this example depends on all three,
+// The package READMEs' programs (and those of crawlee-redis-queue's docs pages), checked as a user's project sees the packages (this example depends on all three,
 // so they are built before its tests run). A snippet with imports is a complete program, unless its first line says
 // `// continues ...` (what it takes from the reader's code).
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
@@ -14,6 +15,9 @@ const READMES = [
   'packages/redis-queue/README.md',
   'packages/bloom-dedup/README.md',
   'packages/scrapy-fingerprint/README.md',
+  ...readdirSync(`${REPO}packages/redis-queue/docs`)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `packages/redis-queue/docs/${name}`),
 ];
 const programs = READMES.flatMap((readme) =>
   programSnippets(`${REPO}${readme}`).map((snippet: MarkdownSnippet) => ({

@@ -1,4 +1,4 @@
-// Bounds (issue 11): every numeric option of crawlee-bloom-dedup has a documented range checked up front. NaN,
+// Bounds: every numeric option of crawlee-bloom-dedup has a documented range checked up front. NaN,
 // Infinity, negative, fractional, huge and non-number values each get a typed error before Redis is touched (no key
 // is written) and before any memory is allocated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

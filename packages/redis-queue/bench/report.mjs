@@ -1,4 +1,4 @@
-// Turns the measurements into the Markdown section committed to the README, and checks the targets.
+// Turns the measurements into the Markdown section committed to the README, and checks its targets.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const START = '<!-- bench:start -->';
@@ -14,7 +14,7 @@ function memoryCell(m) {
   return int(m.rate);
 }
 
-/** The three targets, each with its name, the measured value and whether it is met. */
+/** The three targets, each with its name, the measured value and whether it is met. */
 export function checkTargets(rows) {
   const bySize = new Map(rows.map((r) => [r.n, r]));
   const sizes = rows.map((r) => r.n);

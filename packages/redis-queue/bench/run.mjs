@@ -2,7 +2,7 @@
 // `npm run bench`: a no-op BasicCrawler over 2,000, 10,000 and 100,000 requests on Crawlee's MemoryStorage queue
 // and on this package's Redis queue (one and two worker processes), against the built dist, on a redis-server
 // started for the bench only (the shared 6379 is never touched). Prints the tables and writes them into the
-// README section between <!-- bench:start --> and <!-- bench:end -->.
+// docs/benchmarks.md section between <!-- bench:start --> and <!-- bench:end -->.
 //
 // With more than one worker it also runs the scaling anchor: the same number of processes, each crawling a queue of
 // its own (nothing shared but the machine and the Redis server), to show what the machine allows.
@@ -135,4 +135,4 @@ const section = markdown(rows, meta);
 console.log(section);
 if (opts.json) console.log(JSON.stringify({ meta, rows }, null, 2));
 for (const t of checkTargets(rows)) if (!t.met) log(`target missed: ${t.name}: ${t.value}`);
-if (!opts['no-write']) log(`wrote ${writeSection(section, here('../README.md'), here('./RESULTS.md'))}`);
+if (!opts['no-write']) log(`wrote ${writeSection(section, here('../docs/benchmarks.md'), here('./RESULTS.md'))}`);

@@ -20,10 +20,10 @@ export interface WorkerExit {
 }
 
 /** The compiled worker entry, next to the compiled CLI in dist/. */
-const WORKER_ENTRY = fileURLToPath(new URL('./worker.js', import.meta.url));
+const WORKER_ENTRY = fileURLToPath(new URL('./fleet-worker.js', import.meta.url));
 
 /**
- * The worker processes of one run (child_process.fork of dist/worker.js). Each gets its own records file and a
+ * The worker processes of one run (child_process.fork of dist/fleet-worker.js). Each gets its own records file and a
  * name; a replacement for a killed worker gets the next number.
  */
 export class WorkerFleet {

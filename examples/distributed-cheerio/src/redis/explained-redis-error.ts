@@ -21,7 +21,7 @@ export function explainedRedisError(error: unknown): Error | undefined {
     if (code === 'REDIS_SCRIPT_ERROR' && SCRIPT_ACL_DENIAL.test(e.message)) {
       return new Error(
         `${e.message} Redis's ACL refuses a command one of the queue's scripts runs (TIME, for example): allow the ` +
-          'commands the crawl needs (see "ACL for a least-privilege worker" in the crawlee-redis-queue README), or ' +
+          'commands the crawl needs (see "ACL for a least-privilege worker" in docs/security.md of crawlee-redis-queue), or ' +
           'connect as another user.',
       );
     }

@@ -1,8 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import { MemoryStorage } from '@crawlee/memory-storage';
-import { CheerioCrawler, Configuration, log, type RequestOptions, type RequestQueue } from 'crawlee';
+import { Configuration, log, type CheerioCrawler, type RequestQueue } from 'crawlee';
 import { RedisStorageClient } from 'crawlee-redis-queue';
-import { fingerprintTransform } from 'crawlee-scrapy-fingerprint';
+import { createWorkerCrawler } from '../worker.js';
 import type { RedisClient } from '../redis/open-redis.js';
 import { stripTrackingParameters } from '../demo-site/tracking.js';
 import { maskUrl } from '../mask-credentials.js';
@@ -76,15 +76,6 @@ function recordUrl(url: string): string {
 export function createCrawler(setup: CrawlerSetup, config: Configuration): CheerioCrawler {
   const { worker, counters, recordsFile, hostBackoff } = setup;
   const strategy = setup.enqueueStrategy ?? 'same-hostname';
-  // enqueueLinks builds Request objects (with Crawlee's own uniqueKey) before they reach the queue's add methods;
-  // setting the fingerprint here, on the request options, is what makes enqueueLinks dedup on it.
-  // Crawlee runs the transform before its same-hostname filter, so mailto: and javascript: links arrive here too;
-  // they are skipped first (Scrapy's fingerprint rejects a URL without an http(s) scheme).
-  const transformRequestFunction = fingerprintTransform<RequestOptions>({}, (request) => {
-    if (!/^https?:/i.test(request.url)) return false;
-    request.url = stripTrackingParameters(request.url);
-    return request;
-  });
   // --max-requests: a request over the budget must go back to pending untouched. Crawlee marks a request handled as
   // soon as its handler returns (and counts a retry when it throws), so an over-budget handler never returns: it
   // stops the crawler from starting requests, waits until every within-budget request in flight has been marked,
@@ -107,15 +98,51 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
     }
     return hold();
   };
-  const crawler = new CheerioCrawler(
-    {
-      requestQueue: setup.queue,
-      minConcurrency: setup.concurrency,
-      maxConcurrency: setup.concurrency,
-      // A request is locked for lockSecs from the moment it is handed to the crawler; navigation plus handler must
-      // end well inside that, or another worker may take the request while this one still works on it.
-      requestHandlerTimeoutSecs: Math.max(2, Math.floor(setup.lockSecs * 0.4)),
-      navigationTimeoutSecs: Math.max(2, Math.floor(setup.lockSecs * 0.4)),
+  // The lock time the crawler's time-outs derive from (the in-process fallback's queue is Crawlee's own).
+  setup.queue.requestLockSecs = setup.lockSecs;
+  // The crawler of src/worker.ts; what the runner adds goes through its hooks: the page budget and HTTP errors
+  // (admitPage), tracking parameters (transformLink), the record files or Redis dataset and counters (recordPage),
+  // the host back-off and the hold-back on a vanished coordinator (Crawlee's own hooks and error handlers).
+  const crawler = createWorkerCrawler(setup.queue, {
+    concurrency: setup.concurrency,
+    strategy,
+    config,
+    transformLink: (request) => {
+      request.url = stripTrackingParameters(request.url);
+      return request;
+    },
+    async admitPage({ request, response }) {
+      if (!(await counters.claimPage(setup.maxRequests))) {
+        await counters.add('overBudget', 1);
+        return spendBudget();
+      }
+      if ((response.statusCode ?? 200) >= 400) {
+        log.warning(`${worker}: ${maskUrl(request.url)} answered ${response.statusCode}`);
+        await counters.add('httpErrors', 1, worker);
+        return false;
+      }
+      hostBackoff?.noteSuccess(request.url);
+      return true;
+    },
+    async recordPage(context) {
+      const { request, $ } = context;
+      const record: PageRecord = {
+        url: maskUrl(recordUrl(request.loadedUrl ?? request.url)),
+        title: $('title').first().text().trim(),
+        worker,
+        fingerprint: request.uniqueKey,
+      };
+      // Written before the request is marked handled (the handler awaits it): a SIGKILL after this line leaves the
+      // record, and the page will be fetched again by another worker (the "fetched twice" count of the summary).
+      if (setup.resultsDataset !== undefined) {
+        await context.pushData(record, setup.resultsDataset); // one RPUSH into the Redis dataset every worker shares
+      } else {
+        appendFileSync(recordsFile, `${JSON.stringify(record)}\n`);
+        await context.pushData(record);
+      }
+      await counters.add('pages', 1, worker);
+    },
+    crawler: {
       maxRequestRetries: 2,
       useSessionPool: false,
       // Before Crawlee parses the body (and before it throws on a 503): a 429/503 backs the host off for the whole
@@ -127,34 +154,6 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
               await hostBackoff.checkResponse(request.url, response?.statusCode, response?.headers['retry-after'], request.retryCount);
             },
           ],
-      async requestHandler({ request, response, $, enqueueLinks, pushData }) {
-        if (!(await counters.claimPage(setup.maxRequests))) {
-          await counters.add('overBudget', 1);
-          return spendBudget();
-        }
-        if ((response.statusCode ?? 200) >= 400) {
-          log.warning(`${worker}: ${maskUrl(request.url)} answered ${response.statusCode}`);
-          await counters.add('httpErrors', 1, worker);
-          return;
-        }
-        hostBackoff?.noteSuccess(request.url);
-        await enqueueLinks({ strategy, transformRequestFunction });
-        const record: PageRecord = {
-          url: maskUrl(recordUrl(request.loadedUrl ?? request.url)),
-          title: $('title').first().text().trim(),
-          worker,
-          fingerprint: request.uniqueKey,
-        };
-        // Written before the request is marked handled (the handler awaits it): a SIGKILL after this line leaves the
-        // record, and the page will be fetched again by another worker (the "fetched twice" count of the summary).
-        if (setup.resultsDataset !== undefined) {
-          await pushData(record, setup.resultsDataset); // one RPUSH into the Redis dataset every worker shares
-        } else {
-          appendFileSync(recordsFile, `${JSON.stringify(record)}\n`);
-          await pushData(record);
-        }
-        await counters.add('pages', 1, worker);
-      },
       async errorHandler({ request }, error) {
         // After the budget is spent, a failed request (or an over-budget handler cut off by its time-out before the
         // process exits) stays untouched too: its lock is handed back, the resume takes it.
@@ -183,10 +182,6 @@ export function createCrawler(setup: CrawlerSetup, config: Configuration): Cheer
         if (isConnectionRefused(error)) await counters.add('refused', 1, worker);
       },
     },
-    config,
-  );
-  // BasicCrawler sets requestLockSecs = max(handler timeout + 5, 60) on a queue passed to it; a local static site
-  // needs far less, and a short lock is what brings a killed worker's requests back quickly.
-  setup.queue.requestLockSecs = setup.lockSecs;
+  });
   return crawler;
 }

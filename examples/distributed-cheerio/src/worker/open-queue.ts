@@ -6,8 +6,9 @@ import {
   withDedup,
   type DedupStore,
 } from 'crawlee-bloom-dedup';
-import { openRedisRequestQueue, RedisStorageClient, type RedisRequestQueue } from 'crawlee-redis-queue';
+import type { RedisRequestQueue, RedisStorageClient } from 'crawlee-redis-queue';
 import { withScrapyFingerprint } from 'crawlee-scrapy-fingerprint';
+import { openSharedQueue as openWorkerQueue } from '../worker.js';
 import type { RedisClient } from '../redis/open-redis.js';
 import { reconnectTimeoutSecs } from '../redis/redis-loss-watch.js';
 import type { DedupMode } from '../options.js';
@@ -29,8 +30,9 @@ export interface ComposedQueue<Q extends RequestQueue = RequestQueue> {
 }
 
 /**
- * Opens the shared Redis request queue `queueName`, with Scrapy fingerprints and the chosen dedup store on the same
- * Redis (so the Bloom check and the enqueue run in one script, see docs/enqueue-filter-seam.md).
+ * Opens the shared Redis request queue `queueName` the way src/worker.ts does (Scrapy fingerprints, the dedup store
+ * on the same Redis, so the Bloom check and the enqueue run in one script), with the run's flags: the dedup mode,
+ * shards, politeness, lock time, worker stats every 2 s and the run's reconnect budget.
  */
 export async function openSharedQueue(options: {
   redis: RedisClient;
@@ -46,34 +48,34 @@ export async function openSharedQueue(options: {
   config?: Configuration;
 }): Promise<ComposedQueue<RedisRequestQueue>> {
   const { redis, keyPrefix, queueName, dedup, dedupKey, lockSecs, politeness, config, shards = 1 } = options;
-  // Worker stats every 2 s (default 15): `crawlee-redis workers`, `watch` and the dashboard follow a short demo
-  // crawl closely; one small script call per interval per worker.
-  // Politeness is a setting of the storage client (openRedisRequestQueue's own `politeness` applies only to a client
-  // it creates itself).
-  const storageClient = new RedisStorageClient({
+  const store: DedupStore | null =
+    dedup === 'none'
+      ? null
+      : dedup === 'bloom'
+        ? new RedisBloomDedupStore({ redis, key: dedupKey, capacity: BLOOM_CAPACITY, errorRate: BLOOM_ERROR_RATE, recipe: 'scrapy' })
+        : new RedisSetDedupStore({ redis, key: dedupKey });
+  const opened = await openWorkerQueue({
     redis,
-    keyPrefix,
-    fastProlong: true,
-    workerStats: { intervalSecs: 2 },
-    // S > 1: S sub-queues on their own hash tags, spread over a Cluster's masters. The shard of a request is a function
-    // of its uniqueKey, here its Scrapy fingerprint, so the requests spread evenly whatever the hosts.
-    shards,
-    // The run's one reconnect budget: the queue gives up when the process's own watch does (redis-loss-watch.ts).
-    reconnectTimeoutSecs: reconnectTimeoutSecs(),
-    // One seen-set per crawl: with a dedup store the store is the queue's record of handled requests (a Bloom store
-    // costs its bits and nothing more per handled request); without one the queue keeps each handled id.
-    handledRequests: dedup === 'none' ? 'key' : 'store',
-    ...(politeness !== undefined ? { politeness } : {}),
+    queueName,
+    lockSecs,
+    dedup: store,
+    ...(config ? { config } : {}),
+    storage: {
+      keyPrefix,
+      // Worker stats every 2 s (default 15): `crawlee-redis workers`, `watch` and the dashboard follow a short demo
+      // crawl closely; one small script call per interval per worker.
+      workerStats: { intervalSecs: 2 },
+      // S > 1: S sub-queues on their own hash tags, spread over a Cluster's masters. The shard of a request is a
+      // function of its uniqueKey, here its Scrapy fingerprint, so the requests spread evenly whatever the hosts.
+      shards,
+      // The run's one reconnect budget: the queue gives up when the process's own watch does (redis-loss-watch.ts).
+      reconnectTimeoutSecs: reconnectTimeoutSecs(),
+      // Politeness is a setting of the storage client (openRedisRequestQueue's own `politeness` applies only to a
+      // client it creates itself).
+      ...(politeness !== undefined ? { politeness } : {}),
+    },
   });
-  const queue = await openRedisRequestQueue(queueName, { storageClient, lockSecs, ...(config ? { config } : {}) });
-  withScrapyFingerprint(queue);
-  if (dedup === 'none') return { queue, storageClient };
-  const store: DedupStore =
-    dedup === 'bloom'
-      ? new RedisBloomDedupStore({ redis, key: dedupKey, capacity: BLOOM_CAPACITY, errorRate: BLOOM_ERROR_RATE, recipe: 'scrapy' })
-      : new RedisSetDedupStore({ redis, key: dedupKey });
-  withDedup(queue, { store });
-  return { queue, store, storageClient };
+  return { queue: opened.queue, storageClient: opened.storageClient, ...(opened.store ? { store: opened.store } : {}) };
 }
 
 /** The same composition on Crawlee's in-process MemoryStorage (the fallback when there is no Redis at all). */

@@ -68,7 +68,7 @@ export function validateCapacityAndErrorRate(capacity: unknown, errorRate: unkno
 
 /**
  * Sizes a Bloom filter: m = ceil(-n ln p / (ln 2)^2) bits, k = max(1, round((m / n) ln 2)) hashes
- * (the textbook optimum, as in DESIGN.md "Dedup stores"), split into blocks of at most `maxBlockBits` bits.
+ * (the textbook optimum), split into blocks of at most `maxBlockBits` bits.
  *
  * @param sizing - capacity, error rate and optional block count
  * @returns the filter's parameters

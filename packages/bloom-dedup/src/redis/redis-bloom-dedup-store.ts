@@ -1,79 +1,23 @@
 import { checkStoreOptionNames, REDIS_BLOOM_OPTIONS } from '../known-store-options.js';
-import { bitOffsets, bitPosition, digestHex, modBigEndian } from '../bloom/bit-indexes.js';
-import {
-  bloomParameters,
-  estimatedFalsePositiveRate,
-  expectedFillRatio,
-  MAX_REDIS_BLOCK_BITS,
-  type BloomParameters,
-} from '../bloom/parameters.js';
+import { bitOffsets, bitPosition, digestHex } from '../bloom/bit-indexes.js';
+import { bloomParameters, MAX_REDIS_BLOCK_BITS, type BloomParameters } from '../bloom/parameters.js';
 import type { DedupStats, DedupStore } from '../dedup-store.js';
 import { ENQUEUE_FILTER_SOURCE, type EnqueueFilterPlan, type EnqueueFilterSource } from '@crawlee-distributed/redis-kit/seam';
 import { ForgetUnsupportedError } from '../errors/forget-unsupported-error.js';
-import { InvalidDedupOptionsError } from '../errors/invalid-dedup-options-error.js';
 import { StoreClosedError } from '../errors/store-closed-error.js';
+import { callGroups, type BatchLayout } from './bloom-call-groups.js';
 import { bloomKeys, type BloomKeys } from './bloom-keys.js';
-import { checkBlockLayout } from './check-block-layout.js';
+import { FILTERED_FIELD, NEW_FIELD, openFilterMeta, preallocateBlocks, readFilterStats } from './bloom-meta.js';
+import type { RedisBloomDedupStoreOptions } from './redis-bloom-options.js';
 import { validateRedisStoreOptions } from './validate-store-options.js';
-import { ConnectionHolder, isCluster, type RedisConnection } from './connection.js';
-import { slotOf } from '@crawlee-distributed/redis-kit';
+import { ConnectionHolder, type RedisConnection } from './connection.js';
 import { runScript, toBooleans } from './scripts.js';
-import { OPEN_REPLY } from './reply-codes.js';
 import { partKey, type SplitLayout } from './split/split-layout.js';
 import { routeByPart } from './split/route-by-part.js';
 import { StoreSplit } from './split/store-split.js';
 import { sumStats } from './split/sum-stats.js';
 
-/** Options of {@link RedisBloomDedupStore}. */
-export interface RedisBloomDedupStoreOptions {
-  /** ioredis `Redis` or `Cluster` (not closed by the store), or a URL (the store opens and closes its own connection). */
-  redis: RedisConnection | string;
-  /** Base key; the filter lives at `{key}:bits` / `{key}:meta` (see README "Key layout"). */
-  key: string;
-  /** Items the filter is sized for; a positive integer. */
-  capacity: number;
-  /** Target false-positive rate at capacity, 0 \< errorRate \< 1. */
-  errorRate: number;
-  /** Number of blocks (each at most 2^32 bits). @defaultValue the fewest that fit */
-  blocks?: number;
-  /**
-   * Largest total filter size accepted, in bytes (all blocks together; preallocation makes Redis hold all of it).
-   * A larger filter throws {@link FilterTooLargeError} in the constructor, before Redis is touched.
-   * @defaultValue 16 GiB ({@link DEFAULT_MAX_FILTER_BYTES}); 1e9 keys at p = 1e-6 take about 3.6 GB
-   */
-  maxFilterBytes?: number;
-  /** Fingerprint recipe of the keys (e.g. 'scrapy'), stored with the filter and checked on reopen when both know it. */
-  recipe?: string;
-  /** Allocate every block's full string when opening (predictable memory). @defaultValue true */
-  preallocate?: boolean;
-  /** Keys per script call; larger batches are split. 1 to 50,000. @defaultValue 5000 */
-  maxBatch?: number;
-  /**
-   * Bound on the first connection when `redis` is a URL, in seconds: a refused or silent Redis rejects `open()` (and
-   * the first call) with {@link RedisUnreachableError} instead of retrying forever; the connection is closed. Later
-   * disconnects are retried by ioredis as usual. Ignored for a given client.
-   * @defaultValue 10
-   */
-  connectTimeoutSecs?: number;
-  /**
-   * Whether the filter may be split into one part per shard when it is attached to a sharded queue on a Cluster (so
-   * each shard's add script runs its part atomically). With `false`, `withDedup` filters in front of such a queue.
-   * @defaultValue true
-   */
-  split?: boolean;
-}
-
-const NEW_FIELD = 'itemsAdded';
-const FILTERED_FIELD = 'filtered';
-
-/** One script call: the keys it touches and which batch positions it answers. */
-interface CallGroup {
-  keys: string[];
-  keyIndex: Map<string, number>;
-  positions: number[];
-  args: (string | number)[];
-  withCounter: boolean;
-}
+export type { RedisBloomDedupStoreOptions } from './redis-bloom-options.js';
 
 /**
  * Bloom filter in Redis strings, shared by every process of a crawl. One Lua script tests and sets all k bits of
@@ -198,78 +142,17 @@ export class RedisBloomDedupStore implements DedupStore {
       await this.split.claim(holder.redis, pending);
       return holder;
     }
-    await checkBlockLayout(holder.redis, this.options.key, this.keys);
-    const p = this.parameters;
-    const compared = [
-      ['bits', p.bits],
-      ['hashes', p.hashes],
-      ['blocks', p.blocks],
-      ['blockBits', p.blockBits],
-      ['indexScheme', p.indexScheme],
-    ] as const;
-    const info = [
-      ['capacity', p.capacity],
-      ['errorRate', p.errorRate],
-      ['type', 'bloom'],
-      ['createdAt', new Date().toISOString()],
-    ] as const;
-    const opened = await runScript(
-      holder.redis,
-      'metaOpen',
-      [this.keys.meta],
-      [compared.length, ...compared.flat().map(String), this.options.recipe ?? '', ...info.flat().map(String)],
-      this.keys.meta,
-    );
+    const splitMeanwhile = await openFilterMeta(holder.redis, this.options.key, this.keys, this.parameters, this.options.recipe);
     // Split by another process since the read above: open the parts instead (meta_open wrote nothing).
-    if (Number(opened) === OPEN_REPLY.SPLIT && (await this.split.openRecorded(holder.redis))) return holder;
+    if (splitMeanwhile && (await this.split.openRecorded(holder.redis))) return holder;
     this.openedUnsplit = true;
-    if (this.options.preallocate ?? true) {
-      await Promise.all(
-        this.keys.blocks.map((block) => runScript(holder.redis, 'bloomPrealloc', [block], [p.blockBits], block)),
-      );
-    }
+    if (this.options.preallocate ?? true) await preallocateBlocks(holder.redis, this.keys, this.parameters.blockBits);
     return holder;
   }
 
-  /** Block index of each key and its lowercase digest. */
-  private locate(keys: readonly string[]): { digests: string[]; blocks: number[] } {
-    const digests = keys.map((key) => {
-      if (typeof key !== 'string') throw new InvalidDedupOptionsError(`dedup keys must be strings, got ${typeof key}`);
-      return digestHex(key);
-    });
-    const count = this.parameters.blocks;
-    const blocks = digests.map((d) => (count === 1 ? 0 : modBigEndian(Buffer.from(d, 'hex'), 16, 4, count)));
-    return { digests, blocks };
-  }
-
-  /** Splits a batch into script calls: one per slot on a Cluster, one in total on a single node. */
-  private groups(redis: RedisConnection, keys: readonly string[], withCounter: boolean): CallGroup[] {
-    const { digests, blocks } = this.locate(keys);
-    const cluster = isCluster(redis);
-    const metaSlot = slotOf(this.keys.meta);
-    const bySlot = new Map<number, CallGroup>();
-    const maxBatch = this.options.maxBatch ?? 5000;
-    const all: CallGroup[] = [];
-    for (let i = 0; i < digests.length; i++) {
-      const blockKey = this.keys.blocks[blocks[i] as number] as string;
-      const slot = cluster ? slotOf(blockKey) : 0;
-      let group = bySlot.get(slot);
-      if (!group || group.positions.length >= maxBatch) {
-        group = { keys: [], keyIndex: new Map(), positions: [], args: [], withCounter: false };
-        group.withCounter = withCounter && (!cluster || slot === metaSlot);
-        bySlot.set(slot, group);
-        all.push(group);
-      }
-      let index = group.keyIndex.get(blockKey);
-      if (index === undefined) {
-        group.keys.push(blockKey);
-        index = group.keys.length;
-        group.keyIndex.set(blockKey, index);
-      }
-      group.positions.push(i);
-      group.args.push(index, digests[i] as string);
-    }
-    return all;
+  /** What {@link callGroups} needs to split a batch into script calls. */
+  private batchLayout(): BatchLayout {
+    return { keys: this.keys, blocks: this.parameters.blocks, maxBatch: this.options.maxBatch ?? 5000 };
   }
 
   /**
@@ -284,7 +167,7 @@ export class RedisBloomDedupStore implements DedupStore {
     const split = this.split.active;
     if (split) return routeByPart(split.layout, keys, (part, partKeys) => split.parts[part]!.add(partKeys));
     const result = new Array<boolean>(keys.length);
-    const groups = this.groups(redis, keys, true);
+    const groups = callGroups(redis, keys, true, this.batchLayout());
     let uncounted = 0;
     await Promise.all(
       groups.map(async (group) => {
@@ -316,7 +199,7 @@ export class RedisBloomDedupStore implements DedupStore {
     if (split) return routeByPart(split.layout, keys, (part, partKeys) => split.parts[part]!.has(partKeys));
     const result = new Array<boolean>(keys.length);
     await Promise.all(
-      this.groups(redis, keys, false).map(async (group) => {
+      callGroups(redis, keys, false, this.batchLayout()).map(async (group) => {
         const args = [this.parameters.blockBits, this.parameters.hashes, ...group.args];
         const reply = toBooleans(await runScript(redis, 'bloomHas', group.keys, args, this.options.key));
         reply.forEach((seen, j) => (result[group.positions[j] as number] = seen));
@@ -333,22 +216,7 @@ export class RedisBloomDedupStore implements DedupStore {
       const parts = await Promise.all(split.parts.map((part) => part.stats()));
       return sumStats(parts, { capacity: this.parameters.capacity, errorRate: this.parameters.errorRate });
     }
-    const [added, filtered] = await redis.hmget(this.keys.meta, NEW_FIELD, FILTERED_FIELD);
-    const lengths = await Promise.all(this.keys.blocks.map((block) => redis.strlen(block)));
-    const itemsAdded = Number(added ?? 0);
-    const p = this.parameters;
-    return {
-      itemsAdded,
-      filtered: Number(filtered ?? 0),
-      fillRatio: expectedFillRatio(p, itemsAdded),
-      estimatedFalsePositiveRate: estimatedFalsePositiveRate(p, itemsAdded),
-      bytesUsed: lengths.reduce((a, b) => a + Number(b), 0),
-      capacity: p.capacity,
-      errorRate: p.errorRate,
-      bits: p.bits,
-      hashes: p.hashes,
-      blocks: p.blocks,
-    };
+    return readFilterStats(redis, this.keys, this.parameters);
   }
 
   /**

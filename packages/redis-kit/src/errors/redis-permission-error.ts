@@ -18,7 +18,7 @@ const SCRIPT_CALL_DENIED = /can't run this command or subcommand/i;
 /**
  * Redis accepted the user, but its ACL refuses a command or a key the package needs (`NOPERM`), at the first
  * connect or on a later command or script. Nothing of the refused call was written (Redis checks ACLs before it
- * runs a command; a script stops at the refused call). Code `'REDIS_PERMISSION'`. The packages' README lists the
+ * runs a command; a script stops at the refused call). Code `'REDIS_PERMISSION'`. crawlee-redis-queue's docs/security.md lists the
  * rules a least-privilege worker needs.
  */
 export class RedisPermissionError extends CrawleeRedisError {
@@ -52,7 +52,7 @@ export class RedisPermissionError extends CrawleeRedisError {
       `${context}: Redis refused this user (${denied.reply})${command ? ` on ${command}` : ''}` +
         `${keys.length > 0 ? ` with keys ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', ...' : ''}` : ''}.` +
         `${keyHint}${commandHint}${denied.advice ? ` ${denied.advice}` : ''} Ask the Redis admin to extend the user's ACL (see "ACL for a least-privilege ` +
-        'worker" in the README), or connect as another user.',
+        'worker" in crawlee-redis-queue\'s docs/security.md), or connect as another user.',
       options,
     );
     this.command = command;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench` (last part): issue 16's politeness benchmark, on a redis-server of the bench's own (free loopback
+// `npm run bench` (last part): the politeness benchmark, on a redis-server of the bench's own (free loopback
 // port, default config), stopped by PID; the shared 6379 is never touched. Needs the built package.
 //
 // 1. listAndLockHead cost with 1, 100 and 10,000 hosts and --size (1M) pending requests, through the queue API:

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Redis bytes per pending request of the format-2 pending layout (layout C: format-2 records in `data`, FIFO list,
 // forefront list, small back/held structures; docs/compact-frontier.md section 9), with the 0.1 layout (the anchor,
-// built from git) side by side, on the issue's workload through the public API (Crawlee's RequestQueue over
+// built from git) side by side, on the benchmark's workload (bench/scale/workload.mjs) through the public API (Crawlee's RequestQueue over
 // openRedisRequestQueue: driver.mjs). Each layout on a fresh redis-server of its own (default config), stopped by
 // PID. A benchmark, not a test. Needs the built package (dist/).
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Renders RESULTS.md (and with --write the README section) again from the last run's .tmp/RESULTS.json, after a
+// Renders RESULTS.md (and with --write the docs/scale-and-memory.md section) again from the last run's .tmp/RESULTS.json, after a
 // change to report.mjs: no measurement is repeated.
 import console from 'node:console';
 import { readFileSync } from 'node:fs';
@@ -15,4 +15,4 @@ const { meta, rows } = JSON.parse(readFileSync(here(tag === 'bench-scale' ? './.
 const section = markdown(rows, meta) + `\n\nRun took ${meta.minutes.toFixed(1)} min.`;
 console.log(section);
 writeSection(section, here('./RESULTS.md'), tag);
-if (process.argv.includes('--write')) writeSection(section, here('../../README.md'), tag);
+if (process.argv.includes('--write')) writeSection(section, here('../../docs/scale-and-memory.md'), tag);

@@ -10,7 +10,7 @@ export const CRAWLEE_PYTHON = {
   bloomBytesPerUrl: (42 * 1e6) / 10e6,
 };
 
-/** The seed crawl of the issue: 700M fingerprints seen, 40M queued; the Scrapy fleet needed 27 GB of Redis. */
+/** The crawl the compact frontier was designed for: 700M fingerprints seen, 40M queued; the Scrapy fleet needed 27 GB of Redis. */
 export const SEED = { handled: 700e6, pending: 40e6, scrapyGB: 27, targetBitsGB: 12 };
 
 /** The seed workload from one row's measured costs: B/pending at the largest size x 40M + B/handled x 700M. */
@@ -41,7 +41,7 @@ const b = (x) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(1))
 const gb = (bytes) => (bytes / 1e9).toFixed(1);
 const sizeName = (n) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
 
-/** Targets of issue 12, judged on one row. */
+/** Targets of the compact frontier (docs/compact-frontier.md), judged on one row. */
 export function targetsOf(row) {
   const cps = row.pending?.checkpoints ?? [];
   if (row.backend !== 'redis' || cps.length < 2) return [];
@@ -83,7 +83,7 @@ export function markdown(rows, meta) {
   lines.push(`Scale benchmark, ${meta.date}: ${meta.machine}, Node ${meta.node}, Redis ${meta.redisVersion} (own server, default config), ` +
     `Crawlee ${meta.crawlee}, load average at start ${meta.loadAverage}` +
     (meta.cpusAllowed ? `, the benchmark's processes (driver and redis-server) pinned to CPU ${meta.cpusAllowed} while every other process on the machine was kept on the other core` : '') +
-    `. ${int(meta.size)} requests of the issue's shape ` +
+    `. ${int(meta.size)} requests of a typical crawl's shape ` +
     `(70-character URLs, \`userData: { label, depth }\`) added through Crawlee's RequestQueue, 1,000 per call; ` +
     `lock-and-handle windows of ${int(meta.window)} requests with ${meta.concurrency} concurrent fetchNextRequest/markRequestHandled loops. ` +
     `Rates in requests/s; "add" is the last ${int(meta.addWindow)} adds before each size.`);

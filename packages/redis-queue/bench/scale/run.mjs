@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:scale` (and the last part of `npm run bench`): issue 12's scale benchmark. 5,000,000 requests
+// `npm run bench:scale` (and the last part of `npm run bench`): the scale benchmark. 5,000,000 requests
 // through the queue's public API on a redis-server of the bench's own (free loopback port, default config: no
 // maxmemory, no RDB saves, no AOF; a fresh server per measurement so no run inherits another's fragmentation),
 // stopped by PID. For each layout: add rate and lock-and-handle rate at 100k, 1M and the full size in the queue;
@@ -15,10 +15,10 @@
 //          package has them)  --no-anchor  --anchor-size 1000000 (the 0.1 anchor's count when the package is newer:
 //          its costs are linear, and 5M of it would add ~6 min)  --memory-storage-max 1000000 (0 = skip)  --restart-pending 10
 //          --pending-only (rates and B/pending only: no handled phase, restart, probes or MemoryStorage)
-//          --section bench-scale (the RESULTS.md/README markers to write between)  --samples 5 (MEMORY USAGE samples in the key breakdown)  --warmup 20000 (requests each measuring process
+//          --section bench-scale (the RESULTS.md/docs markers to write between)  --samples 5 (MEMORY USAGE samples in the key breakdown)  --warmup 20000 (requests each measuring process
 //          adds and handles on a queue of its own first)  --probes 100000 (never-seen requests added to the queue of
 //          handled ones: the measured false-positive rate of the handled store)  --bits-probes 1000000 (the same for
-//          'bits', whose rate of 1e-6 needs the larger sample)  --json  --write (README section)
+//          'bits', whose rate of 1e-6 needs the larger sample)  --json  --write (docs/scale-and-memory.md section)
 import console from 'node:console';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -79,7 +79,7 @@ if (currentIsAnchor) {
   layouts.push({ label: `0.1 layout (crawlee-redis-queue ${PACKAGE_VERSION}, full request JSON)`, impl: 'crawlee-redis-queue', queueOptions: {} });
 } else {
   for (const mode of opts.modes.split(',')) {
-    // 'bits' is sized for what the run puts in (the handled phase: size + restart-pending), at the issue's 1e-6.
+    // 'bits' is sized for what the run puts in (the handled phase: size + restart-pending), at 1e-6.
     const queueOptions = mode === 'bits' ? { handledRequests: mode, handledBloom: { expectedRequests: size + Number(opts['restart-pending']), falsePositiveRate: 1e-6 } } : { handledRequests: mode };
     layouts.push({ label: `crawlee-redis-queue ${PACKAGE_VERSION}, handledRequests '${mode}'`, impl: 'crawlee-redis-queue', queueOptions, mode });
   }
@@ -184,5 +184,5 @@ mkdirSync(here('./.tmp'), { recursive: true });
 const tag = opts.section;
 writeFileSync(here(tag === 'bench-scale' ? './.tmp/RESULTS.json' : `./.tmp/RESULTS-${tag}.json`), json);
 writeSection(section, here('./RESULTS.md'), tag);
-if (opts.write) writeSection(section, here('../../README.md'), tag);
-log(`wrote ${here('./RESULTS.md')}${opts.write ? ' and the README section' : ''}`);
+if (opts.write) writeSection(section, here('../../docs/scale-and-memory.md'), tag);
+log(`wrote ${here('./RESULTS.md')}${opts.write ? ' and the docs/scale-and-memory.md section' : ''}`);

@@ -3,7 +3,7 @@
 // (Crawlee's RequestQueue over openRedisRequestQueue, 1,000 requests per addRequests call). Each kind on a fresh
 // redis-server of its own (default config), stopped by PID. A benchmark, not a test. Needs the built package (dist/).
 //   plain       the bench:scale URL (one query parameter): Crawlee's uniqueKey is the URL
-//   normalized  the issue's URL with two query parameters: Crawlee's uniqueKey sorts the query, so it differs
+//   normalized  the workload's URL with two query parameters: Crawlee's uniqueKey sorts the query, so it differs
 //   fingerprint the same URL with a 40-hex uniqueKey (sha1 of the URL: the shape of a Scrapy fingerprint)
 // Options: --count 100000  --kinds plain,normalized,fingerprint  --impl <module URL> (default: this package's dist)
 //          --crawlee-caches (give the queue Crawlee's own cache sizes back: a 2,000,000-entry requestCache and a
@@ -36,7 +36,7 @@ const { values: opts } = parseArgs({
 const count = Number(opts.count);
 const { openRedisRequestQueue } = await import(opts.impl);
 
-/** The issue's URL, 1,000 hosts: `https://www.h<NNNN>.example.com/category/<n>/item-<j>?ref=list&page=<k>`. */
+/** The workload's URL, 1,000 hosts: `https://www.h<NNNN>.example.com/category/<n>/item-<j>?ref=list&page=<k>`. */
 const twoParamUrl = (i) => `https://www.h${String(i % 1000).padStart(4, '0')}.example.com/category/${i % 97}/item-${i}?ref=list&page=${i % 13}`;
 const userDataOf = (i) => ({ label: i % 10 === 0 ? 'LIST' : 'DETAIL', depth: i % 5 });
 // Request options, not Request objects: the queue's own Crawlee builds them (a Request of another copy of Crawlee,

@@ -1,4 +1,4 @@
-// The issue's workload: 70-character URLs spread over 1,000 hosts, `userData: { label, depth }`, built as Crawlee
+// The scale benchmark's workload: 70-character URLs spread over 1,000 hosts, `userData: { label, depth }`, built as Crawlee
 // `Request`s (so the stored JSON is what a crawler stores: every default field Crawlee sets).
 import { Request } from 'crawlee';
 

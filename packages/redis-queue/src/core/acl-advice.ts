@@ -2,7 +2,7 @@
  * What a crawlee-redis-queue user needs from a Redis ACL, for the message of every `RedisPermissionError` the queue
  * throws: the key patterns of its prefix (every queue's keys share the hash tag `{<prefix>:rq:<name>}`, sharded
  * ones `{<prefix>:rq:<name>#...}`) and the commands (the queue runs Lua scripts: EVALSHA, EVAL, and SCRIPT LOAD for
- * pipelined calls, and the scripts call TIME and the data commands). The README's "ACL for a least-privilege worker"
+ * pipelined calls, and the scripts call TIME and the data commands). "ACL for a least-privilege worker" in docs/security.md
  * has the whole rule.
  *
  * @param keyPrefix - the queues' key prefix

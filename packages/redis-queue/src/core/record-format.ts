@@ -1,7 +1,7 @@
 import { FINGERPRINT_BYTES, FINGERPRINT_MARK, normalizedUniqueKeyOf, uniqueKeyKind, type UniqueKeyKind } from './unique-key-marker.js';
 
 /**
- * The stored request record, format 2 (issue 12; docs/compact-frontier.md): only what differs from the defaults a
+ * The stored request record, format 2 (docs/compact-frontier.md): only what differs from the defaults a
  * Crawlee 3.18 `Request` gets, so a pending request costs its URL and its userData plus a few bytes.
  *
  * ```

@@ -1,7 +1,7 @@
 import { InvalidOptionsError } from '../errors/invalid-options-error.js';
 
 /**
- * The documented range of every numeric option of crawlee-redis-queue (the README's table of ranges lists the same
+ * The documented range of every numeric option of crawlee-redis-queue (docs/api.md's table of ranges lists the same
  * numbers). Checked up front, before any connection or key exists, so a bad value is
  * an {@link InvalidOptionsError} and nothing is written (a huge batch would otherwise overflow the stack inside
  * ioredis; NaN or Infinity would reach the Lua scripts).

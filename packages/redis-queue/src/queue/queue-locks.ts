@@ -18,7 +18,7 @@ const MAX_LOCK_LIMIT = 1000;
 export type DeadLetterFn = (id: string, raw: Buffer, reason: string) => Promise<void>;
 
 /**
- * The lock operations of one queue client (DESIGN request-queue contracts 1-5): lock the head, prolong (with the
+ * The lock operations of one queue client (request-queue contracts 1-5, docs/contract.md): lock the head, prolong (with the
  * `fastProlong` shortcut), refresh, release one, release all. Every lock is owned by the `clientKey` and judged on
  * Redis time inside the scripts; the ledger only remembers what this client took.
  */

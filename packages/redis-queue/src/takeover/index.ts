@@ -1,4 +1,4 @@
-/** Takeover of a running scrapy-redis crawl's frontier (issue 15). */
+/** Takeover of a running scrapy-redis crawl's frontier. */
 export { takeOverScrapyRequests } from './take-over-scrapy-requests.js';
 export { readScrapyRequest, type ScrapyRequestDict, type ScrapySerializer } from './scrapy-request-dict.js';
 export { toCrawleeRequest, takeoverUniqueKey, type ScrapyTakeoverRequest } from './to-crawlee-request.js';

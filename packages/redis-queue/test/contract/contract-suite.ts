@@ -27,7 +27,7 @@ function expectedId(uniqueKey: string): string {
 }
 
 /**
- * The request-queue contract (DESIGN.md, eleven guarantees), run against one connection flavour.
+ * The request-queue contract (the numbered guarantees of docs/contract.md), run against one connection flavour.
  *
  * @param kind - connection flavour
  * @param url - the tests' Redis URL
@@ -349,7 +349,7 @@ export function defineContractSuite(kind: BackendKind, url: () => string, scope:
       const info = await clients[0]!.get();
       expect(info).toMatchObject({ totalRequestCount: 150, handledRequestCount: 150, pendingRequestCount: 0 });
       const keys = keysOf(w);
-      // Handled requests left data for the handled store of the mode (shared invariant of issue 12).
+      // Handled requests left data for the handled store of the mode (an invariant every handled-store mode shares).
       expect(await w.redis.hlen(keys.data)).toBe(0);
       const stored = await handledStoreCount(w.redis, keys, handledRequests);
       if (handledRequests === 'bits') expect(stored).toBeGreaterThan(149);

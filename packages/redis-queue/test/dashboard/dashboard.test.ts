@@ -2,7 +2,7 @@
 // real Redis queue: the numbers on the page agree with RedisQueueAdmin, a dead letter made by the workers themselves
 // shows with its reason, and its Requeue button moves it back into the queue; dedup hits and the worker table
 // agree with the worker stats in Redis. The screenshot goes to a temp folder, or with UPDATE_SCREENSHOTS=1 to
-// docs/dashboard.png (the one the README shows), so `npm test` leaves the tree clean.
+// docs/dashboard.png (the one docs/dashboard-and-metrics.md shows), so `npm test` leaves the tree clean.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -22,7 +22,7 @@ afterEach(async () => {
 
 const config = () => new Configuration({ persistStorage: false, purgeOnStart: true });
 
-/** A crawl like the issue's multi-process model: request i adds i+1, i+2 and 2i, up to `max`. */
+/** A multi-process crawl: request i adds i+1, i+2 and 2i, up to `max`. */
 function crawler(requestQueue: RequestQueue, max: number, seen: Map<number, number>) {
   return new BasicCrawler(
     {

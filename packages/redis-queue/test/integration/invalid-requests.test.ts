@@ -1,4 +1,4 @@
-// Entries that are valid JSON but not valid requests (issue 11), written straight into the queue's `data` (as a
+// Entries that are valid JSON but not valid requests, written straight into the queue's `data` (as a
 // foreign writer or an old version would) and pushed into the start-URL feed, crawled by two real CheerioCrawlers
 // against a local HTTP site. Each broken entry ends in the dead letters once, with the reason; every valid page is
 // crawled once; neither crawler crashes or retries an entry for ever; the counters stay exact. The feed is proven in

@@ -1,4 +1,4 @@
-// Bounds (issue 11): every numeric option of crawlee-redis-queue has a documented range, checked up front. NaN,
+// Bounds: every numeric option of crawlee-redis-queue has a documented range, checked up front. NaN,
 // Infinity, negative, fractional (for whole numbers), huge and non-number values each get an InvalidOptionsError,
 // and nothing is written to Redis (a huge addBatchSize used to overflow the stack inside ioredis).
 import { randomUUID } from 'node:crypto';

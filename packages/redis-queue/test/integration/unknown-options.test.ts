@@ -79,8 +79,8 @@ describe('unknown option names', () => {
     expect(nearestName('x', ['redis'])).toBeUndefined();
   });
 
-  it('every option the README documents for RedisStorageClient and openRedisRequestQueue is accepted', async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('every option the API reference (docs/api.md) documents for RedisStorageClient and openRedisRequestQueue is accepted', async () => {
+    const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
     const section = (from: string, to: string) => readme.slice(readme.indexOf(from), readme.indexOf(to, readme.indexOf(from)));
     const names = (text: string) => [...text.matchAll(/^\| `([a-zA-Z]+)` +\|/gm)].map((m) => m[1]!);
     const clientNames = names(section('### `new RedisStorageClient(options?)`', '#### Ranges'));

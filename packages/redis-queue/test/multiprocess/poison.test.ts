@@ -13,7 +13,7 @@ const POISON: Record<string, Buffer> = {
   'poison-unknown-format': Buffer.from('{"v":99,"payload":"AAECAw=="}'),
   'poison-empty-string': Buffer.alloc(0),
   // Not UTF-8: pickle protocol 5 of {'url': 'https://example.com'}, what a scrapy-redis queue holds (FINDINGS.md F1).
-  // Valid JSON, not a valid request (issue 11): Crawlee's Request would throw, or the crawl would crash later.
+  // Valid JSON, not a valid request: Crawlee's Request would throw, or the crawl would crash later.
   'poison-user-data-string': Buffer.from('{"url":"http://localhost/r/x1","uniqueKey":"x1","userData":"i=1"}'),
   'poison-retry-count-string': Buffer.from('{"url":"http://localhost/r/x2","uniqueKey":"x2","retryCount":"3"}'),
   'poison-ftp-url': Buffer.from('{"url":"ftp://localhost/r/x3","uniqueKey":"x3"}'),

@@ -1,4 +1,4 @@
-// A request that kills the worker holding it (issue 11): request 5's handler SIGKILLs its own process, as an OOM or
+// A request that kills the worker holding it: request 5's handler SIGKILLs its own process, as an OOM or
 // a native crash would. Each time its lock expires it would come back and take down the next worker. With
 // maxStalls 3 the third expiry moves it to the dead letters with the reason and the count; the requests started
 // beside it come back and are handled; the crawl completes with exact counters; requeueing the letter resets the

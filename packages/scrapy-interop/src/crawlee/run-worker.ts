@@ -16,7 +16,7 @@ import type { WorkerOptions } from './worker-options.js';
  * @returns the number of pages this worker handled
  */
 export async function runWorker(options: WorkerOptions): Promise<number> {
-  // Datasets, key-value stores and statistics stay in this process (see DESIGN.md: processes would overwrite them).
+  // Datasets, key-value stores and statistics stay in this process (processes sharing them would overwrite each other's statistics and state).
   const config = new Configuration({
     storageClient: new MemoryStorage({ persistStorage: false, writeMetadata: false }),
     persistStorage: false,

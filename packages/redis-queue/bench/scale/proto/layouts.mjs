@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Scratch prototype of candidate compact layouts for issue 12, written straight into Redis with ioredis (no package
+// Scratch prototype of candidate compact layouts for the compact frontier (docs/compact-frontier.md), written straight into Redis with ioredis (no package
 // code): bytes per pending request and per handled request in each layout and handledRequests mode, the measured
 // false-positive rate of 'bits', and an order check of layout C's lock script (forefront newest first, FIFO, expired
 // locks back at their original position). Each measurement runs on a fresh redis-server of its own (default config)

@@ -1,4 +1,4 @@
--- The flags every lock script returns first (DESIGN contract 5): out[1] queueHasLockedRequests while any lock or
+-- The flags every lock script returns first (request-queue contract 5, docs/contract.md): out[1] queueHasLockedRequests while any lock or
 -- live producer lease exists or `keepOpen` (politeness: requests that wait for their host or not-before time),
 -- out[2] hadMultipleClients, out[4] modifiedAt; records the first client and whether another one locked since.
 -- `took`: whether this call locked anything. Keys as in list-and-lock-head.lua (KEYS[14] producer leases).

@@ -1,4 +1,4 @@
--- The recover step of the lock scripts (list-and-lock-head.lua, list-and-lock-head-polite.lua; DESIGN contract 4
+-- The recover step of the lock scripts (list-and-lock-head.lua, list-and-lock-head-polite.lua; request-queue contract 4 in docs/contract.md
 -- and the stalls rule described in list-and-lock-head.lua): looks at up to `limit` locks whose check time (their
 -- score in KEYS[5]) has come. A lock whose owner's heartbeat is alive (KEYS[16], heartbeat.lua) is kept: its check
 -- time moves to the owner's heartbeat expiry, the started mark kept, however long the owner works on it (worker
