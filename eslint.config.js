@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import tsdoc from 'eslint-plugin-tsdoc';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/.turbo/**', '**/node_modules/**', '**/coverage/**', '**/storage/**', '**/.tmp/**'] },
+  { ignores: ['**/dist/**', '**/.turbo/**', '**/node_modules/**', '**/coverage/**', 'storage/**', 'packages/*/storage/**', 'examples/*/storage/**', '**/.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
