@@ -19,6 +19,7 @@
 -- declared key): the bucket of an id depends on L and S, which only the script can read consistently.
 -- Callers that mark or unmark call handledSave() before they return (the index parameters go back to meta).
 --- @include "bloom-bits"
+--- @include "batch-call"
 
 local HS_TAG = string.sub(KEYS[1], 1, #KEYS[1] - 5) -- KEYS[1] is '<tag>:meta'
 local hs = nil
@@ -105,6 +106,64 @@ local function markHandled(id, json)
     s.N = s.N + 1
     s.dirty = true
     if s.N > s.load * (2 ^ s.L + s.S) then hsSplit() end
+  end
+end
+
+-- isHandled for many ids at once, one command per store structure instead of one per id ('request': one HMGET;
+-- 'key': one HMGET per bucket touched; 'bits' and 'store' ask per id as isHandled does). Returns a table id -> true
+-- for the ids in the store; a caller that marks or unmarks afterwards keeps its own record of those changes.
+local function handledMany(ids)
+  local s = hsLoad()
+  local found = {}
+  if #ids == 0 then return found end
+  if s.mode == 'request' then
+    local v = batchCall('HMGET', KEYS[12], ids)
+    for i = 1, #ids do if v[i] then found[ids[i]] = true end end
+  elseif s.mode == 'key' then
+    local byBucket, order = {}, {}
+    for i = 1, #ids do
+      local key = hsBucket(hsH62(ids[i]))
+      if not byBucket[key] then byBucket[key] = {}; order[#order + 1] = key end
+      local list = byBucket[key]
+      list[#list + 1] = ids[i]
+    end
+    for _, key in ipairs(order) do
+      local list = byBucket[key]
+      local v = batchCall('HMGET', key, list)
+      for i = 1, #list do if v[i] then found[list[i]] = true end end
+    end
+  elseif s.mode == 'bits' then
+    for i = 1, #ids do if isHandled(ids[i]) then found[ids[i]] = true end end
+  end
+  return found
+end
+
+-- markHandled for many requests at once (ids[i] with records[i]), as the same calls one by one would leave the
+-- store: one HSET per structure ('request': done; 'key': per bucket, then the splits the new count asks for).
+local function markHandledMany(ids, records)
+  local s = hsLoad()
+  if #ids == 0 or s.mode == 'store' then return end
+  if s.mode == 'request' then
+    local args = {}
+    for i = 1, #ids do args[#args + 1] = ids[i]; args[#args + 1] = records[i] end
+    batchCall('HSET', KEYS[12], args, 2)
+  elseif s.mode == 'bits' then
+    for i = 1, #ids do markHandled(ids[i], records[i]) end
+  else
+    local byBucket, order = {}, {}
+    for i = 1, #ids do
+      local key = hsBucket(hsH62(ids[i]))
+      if not byBucket[key] then byBucket[key] = {}; order[#order + 1] = key end
+      local list = byBucket[key]
+      list[#list + 1] = ids[i]; list[#list + 1] = ''
+    end
+    local added = 0
+    for _, key in ipairs(order) do added = added + batchCall('HSET', key, byBucket[key], 2) end
+    if added > 0 then
+      s.N = s.N + added
+      s.dirty = true
+      while s.N > s.load * (2 ^ s.L + s.S) do hsSplit() end
+    end
   end
 end
 
