@@ -47,7 +47,10 @@ local clientKey = ARGV[1]
 local politeErr = politeUpdateBegin()
 if politeErr then return politeErr end
 -- A queue this script creates is format 2, the mark of a meta a script of this version made (queue-core's ensureMeta).
-if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
+-- createdAt (read with the handled store's parameters) is in every meta a script wrote; without it the meta may
+-- not exist.
+local metaRead = hsLoad()
+if not metaRead.createdAt and redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 local forgetFailed = ARGV[3] == 'forget'
 local out = {}
 -- Pending -> handled moves of this batch, added to the counters once at the end.
@@ -77,7 +80,7 @@ end
 -- are distinct (so no item can see another's effect); every other item runs the per-item path below, which reads
 -- its state itself (the batch touched other ids only).
 local last = politeUpdateLastArg()
-local fast = {}
+local fast, allFast = {}, true
 if not politeItems then
   local ids, seen, distinct = {}, {}, true
   for i = 4, last, 4 do
@@ -119,6 +122,7 @@ end
 for i = 4, last, 4 do
   local k = (i - 4) / 4 + 1
   if not fast[k] then
+    allFast = false
     local id, record, handled, forefront = ARGV[i], ARGV[i + 1], ARGV[i + 2] ~= '0', ARGV[i + 3] == '1'
     local failed = ARGV[i + 2] == '2'
     local state = requestState(id)
@@ -195,11 +199,22 @@ for i = 4, last, 4 do
   end
 end
 
-handledSave()
-if handledNow > 0 then
+-- meta in one HSET: modifiedAt, createdAt when absent, the handled store's parameters, and the counters when only
+-- the batched path moved them (the per-item path moves them with HINCRBY; a counter that is not an integer is left
+-- to HINCRBY too, which refuses it as before).
+local metaArgs = { 'modifiedAt', now }
+if not metaRead.createdAt then metaArgs[#metaArgs + 1] = 'createdAt'; metaArgs[#metaArgs + 1] = now end
+handledSaveArgs(metaArgs)
+local pendingWas, handledWas = tonumber(metaRead.pending or '0'), tonumber(metaRead.handled or '0')
+-- (Below 1e13, as a Lua number an integer is written out in full, never in exponent form.)
+local function plainInteger(x) return x ~= nil and x == math.floor(x) and math.abs(x) < 1e13 end
+local exact = allFast and plainInteger(pendingWas) and plainInteger(handledWas)
+if handledNow > 0 and exact then
+  metaArgs[#metaArgs + 1] = 'pending'; metaArgs[#metaArgs + 1] = pendingWas - handledNow
+  metaArgs[#metaArgs + 1] = 'handled'; metaArgs[#metaArgs + 1] = handledWas + handledNow
+elseif handledNow > 0 then
   redis.call('HINCRBY', KEYS[1], 'pending', -handledNow)
   redis.call('HINCRBY', KEYS[1], 'handled', handledNow)
 end
-redis.call('HSETNX', KEYS[1], 'createdAt', now)
-redis.call('HSET', KEYS[1], 'modifiedAt', now)
+redis.call('HSET', KEYS[1], unpack(metaArgs))
 return out

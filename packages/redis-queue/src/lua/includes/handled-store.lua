@@ -31,11 +31,13 @@ end
 
 local function hsLoad()
   if hs then return hs end
-  local v = redis.call('HMGET', KEYS[1], 'hmode', 'hxL', 'hxS', 'hxN', 'hxLoad', 'hbBits', 'hbK', 'hbBlocks')
+  -- createdAt, pending and handled come along (same HMGET) for scripts that write meta once at their end.
+  local v = redis.call('HMGET', KEYS[1], 'hmode', 'hxL', 'hxS', 'hxN', 'hxLoad', 'hbBits', 'hbK', 'hbBlocks', 'createdAt', 'pending', 'handled')
   hs = {
     mode = v[1] or 'key', L = tonumber(v[2] or '0'), S = tonumber(v[3] or '0'), N = tonumber(v[4] or '0'),
     load = tonumber(v[5] or '48'), bits = tonumber(v[6] or '0'), k = tonumber(v[7] or '0'),
     blocks = tonumber(v[8] or '1'), dirty = false, offsets = {},
+    createdAt = v[9], pending = v[10], handled = v[11],
   }
   return hs
 end
@@ -183,6 +185,16 @@ end
 -- Writes the index parameters back to meta when this script changed them.
 local function handledSave()
   if hs and hs.dirty then redis.call('HSET', KEYS[1], 'hxL', hs.L, 'hxS', hs.S, 'hxN', hs.N) end
+end
+
+-- handledSave as fields appended to `args`, for a caller that writes meta with one HSET of its own.
+local function handledSaveArgs(args)
+  if hs and hs.dirty then
+    args[#args + 1] = 'hxL'; args[#args + 1] = hs.L
+    args[#args + 1] = 'hxS'; args[#args + 1] = hs.S
+    args[#args + 1] = 'hxN'; args[#args + 1] = hs.N
+    hs.dirty = false
+  end
 end
 
 -- The stored record of a handled request, or false ('key' and 'bits' keep no record). O(1).
