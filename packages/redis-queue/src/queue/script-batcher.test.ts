@@ -6,7 +6,8 @@ import { ScriptBatcher } from './script-batcher.js';
 function controlled() {
   const calls: Array<{ items: number[]; answer: () => void }> = [];
   const batcher = new ScriptBatcher<number, number>(
-    (items) => new Promise((resolve) => calls.push({ items, answer: () => resolve(items.map((i) => i * 10)) })),
+    (items) =>
+      new Promise((resolve) => calls.push({ items, answer: () => resolve(items.map((i) => i * 10)) })),
     100,
     (item) => String(item),
   );
