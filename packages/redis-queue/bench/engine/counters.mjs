@@ -38,7 +38,9 @@ export function delta(a, b) {
   const calls = callsDelta(a.calls, b.calls);
   for (const name of Object.keys(calls)) if (OWN.has(name.split('|')[0])) delete calls[name];
   const commands = Object.values(calls).reduce((s, n) => s + n, 0);
-  return { cpuUs: (b.cpu - a.cpu) * 1e6, commands, calls, scriptUs: scriptUs(a, b) };
+  const usec = {};
+  for (const name of Object.keys(calls)) usec[name] = (b.usec[name] ?? 0) - (a.usec[name] ?? 0);
+  return { cpuUs: (b.cpu - a.cpu) * 1e6, commands, calls, usec, scriptUs: scriptUs(a, b) };
 }
 
 /** The sum of phase deltas. */

@@ -26,6 +26,7 @@ function perRequest(add, crawl, handled, rate) {
       cpuUs: crawl.cpuUs / handled,
       commands: crawl.commands / handled,
       calls: crawl.calls,
+      usec: crawl.usec,
       scriptUs: crawl.scriptUs / handled,
     },
   };

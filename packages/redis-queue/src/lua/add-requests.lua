@@ -56,6 +56,7 @@
 --- @include "queue-order"
 --- @include "polite"
 --- @include "request-state"
+--- @include "batch-call"
 local now = redisNowMs(ARGV[2])
 local forefront = ARGV[1] == '1'
 local plan = nil
@@ -110,6 +111,59 @@ local function applyOp(op)
   return redis.error_reply(ERR_BAD_PLAN .. ' unknown op type ' .. tostring(op.type))
 end
 
+-- What the batch needs to know, read with one variadic command per structure (not one per request): which ids are
+-- pending (data), handled (the handled store) or counted stale (a list entry to skip, includes/queue-order.lua).
+-- What this call itself adds is kept in `added`, so a second entry of one id reads as it would one by one.
+local ids = {}
+for i = 1, n do
+  local base = 4 + width * (i - 1)
+  if width == 3 then ids[#ids + 1] = ARGV[base + 1] elseif ARGV[base + 2] == 'r' then ids[#ids + 1] = ARGV[base + 3] end
+end
+local pendingNow, unknown = {}, {}
+local v = batchCall('HMGET', KEYS[2], ids)
+if v then
+  for i = 1, #ids do
+    if v[i] then pendingNow[ids[i]] = true else unknown[#unknown + 1] = ids[i] end
+  end
+end
+local handledNow = handledMany(unknown)
+local staleNow = {}
+if not politeHosts then
+  local sv = batchCall('HMGET', KEYS[11], unknown)
+  if sv then for i = 1, #unknown do if sv[i] then staleNow[unknown[i]] = true end end end
+end
+local added = {}
+
+-- Writes collected over the batch: data, the fifo tail, the forefront head, and forefront orders counted locally
+-- (meta `fseq` written once).
+local dataArgs, fifoArgs, frontArgs = {}, {}, {}
+local fseq = nil
+local function nextFrontOrder()
+  if not fseq then fseq = tonumber(redis.call('HGET', KEYS[1], 'fseq') or '0') end
+  fseq = fseq + 1
+  return -fseq
+end
+local function flushFifo()
+  local len = batchCall('RPUSH', KEYS[3], fifoArgs)
+  fifoArgs = {}
+  return len
+end
+-- placeNew (includes/queue-order.lua) with its list pushes collected: a counted-stale id gets a placeholder at the
+-- tail (its position, so the order stays exact) or a forefront order in back.
+local function placeNewBatched(id)
+  if forefront then
+    local order = nextFrontOrder()
+    if staleNow[id] then redis.call('ZADD', KEYS[9], order, id) else frontArgs[#frontArgs + 1] = (-order) .. ' ' .. id end
+  elseif staleNow[id] then
+    fifoArgs[#fifoArgs + 1] = ''
+    local len = flushFifo()
+    local position = tonumber(redis.call('HGET', KEYS[1], 'qhead') or '0') + len - 1
+    redis.call('ZADD', KEYS[9], position + 1, id)
+  else
+    fifoArgs[#fifoArgs + 1] = id
+  end
+end
+
 local res = {}
 local addedPending, addedHandled, nNew, nFiltered = 0, 0, 0, 0
 local requestIndex = 0
@@ -155,7 +209,11 @@ for i = 1, n do
       end
     end
     local state = nil
-    if isPending(id) then state = 'pending' elseif isNew ~= false and isHandled(id) then state = 'handled' end
+    if pendingNow[id] or added[id] == 'pending' then
+      state = 'pending'
+    elseif isNew ~= false and (handledNow[id] or added[id] == 'handled') then
+      state = 'handled'
+    end
     local present = state ~= nil
     local filtered = (not present) and isNew == false
     if present then
@@ -166,15 +224,18 @@ for i = 1, n do
     else
       if handled == '1' then
         markHandled(id, json)
+        added[id] = 'handled'
         addedHandled = addedHandled + 1
       else
-        redis.call('HSET', KEYS[2], id, json)
+        dataArgs[#dataArgs + 1] = id
+        dataArgs[#dataArgs + 1] = json
+        added[id] = 'pending'
         if politeHosts then
           local order
-          if forefront then order = forefrontOrder() else order = redis.call('HINCRBY', KEYS[1], 'pseq', 1) end
+          if forefront then order = nextFrontOrder() else order = redis.call('HINCRBY', KEYS[1], 'pseq', 1) end
           politeMakeAvailable(id, order, politeHosts[i], politeMaxConc)
         else
-          placeNew(id, forefront)
+          placeNewBatched(id)
         end
         addedPending = addedPending + 1
       end
@@ -182,6 +243,10 @@ for i = 1, n do
     end
   end
 end
+batchCall('HSET', KEYS[2], dataArgs, 2)
+flushFifo()
+batchCall('LPUSH', KEYS[4], frontArgs)
+if fseq then redis.call('HSET', KEYS[1], 'fseq', fseq) end
 
 redis.call('HSETNX', KEYS[1], 'createdAt', now)
 if addedPending + addedHandled > 0 then

@@ -41,6 +41,7 @@
 --- @include "queue-order"
 --- @include "recover-expired-locks"
 --- @include "finish-flags"
+--- @include "batch-call"
 local now = redisNowMs(ARGV[4])
 local limit = tonumber(ARGV[1])
 local liveMs = tonumber(ARGV[7] or '0')
@@ -50,26 +51,88 @@ local maxStalls = tonumber(ARGV[6])
 
 recoverExpiredLocks(now, tonumber(ARGV[5]), maxStalls, releaseLock, function() end)
 
--- The three sources' heads, each read with one bounded command (LINDEX, ZRANGE of one member).
-local qhead = tonumber(redis.call('HGET', KEYS[1], 'qhead') or '0')
+-- The three sources' heads, read a chunk at a time (LRANGE of each list, ZRANGE of back) instead of one LINDEX /
+-- LPOP per entry: the lists are trimmed once at the end (LTRIM), the back members taken are removed in one ZREM. Each
+-- chunk's entries get their data, stale counts and stall counts with one HMGET per hash, so a call costs a few
+-- commands per structure whatever the number of requests it locks.
+local meta = redis.call('HMGET', KEYS[1], 'qhead', 'firstClient', 'multipleClients', 'modifiedAt')
+local qhead = tonumber(meta[1] or '0')
 local qhead0 = qhead
 local backSkip = 0 -- members of back left in place (suspects this caller may not take now)
-local function peekFront()
-  local el = redis.call('LINDEX', KEYS[4], 0)
-  if not el then return nil end
+local chunk = limit + 16
+local dataC, staleC, stallC = {}, {}, {}
+local function prefetch(ids, fromList)
+  if #ids == 0 then return end
+  local v = batchCall('HMGET', KEYS[2], ids)
+  for i = 1, #ids do dataC[ids[i]] = v[i] end
+  if fromList then
+    v = batchCall('HMGET', KEYS[11], ids)
+    for i = 1, #ids do staleC[ids[i]] = tonumber(v[i] or '0') end
+  end
+  if maxStalls > 0 then
+    v = batchCall('HMGET', KEYS[13], ids)
+    for i = 1, #ids do stallC[ids[i]] = v[i] ~= false end
+  end
+end
+-- A list read in chunks: `base` is the list index of buf[1], `i` the next entry in buf; consumed() entries are
+-- trimmed at the end.
+local function listReader(key, parse)
+  local r = { buf = {}, i = 1, base = 0, done = false }
+  function r.peek()
+    if r.i > #r.buf then
+      if r.done then return nil end
+      r.base = r.base + #r.buf
+      r.buf = redis.call('LRANGE', key, r.base, r.base + chunk - 1)
+      r.i = 1
+      if #r.buf < chunk then r.done = true end
+      local ids = {}
+      for j = 1, #r.buf do
+        local id = parse(r.buf[j], 0)
+        if id ~= '' then ids[#ids + 1] = id end
+      end
+      prefetch(ids, true)
+      if #r.buf == 0 then return nil end
+    end
+    local id, order = parse(r.buf[r.i], r.base + r.i - 1)
+    return { id = id, order = order }
+  end
+  function r.pop() r.i = r.i + 1 end
+  function r.consumed() return r.base + r.i - 1 end
+  return r
+end
+local frontList = listReader(KEYS[4], function(el)
   local sp = string.find(el, ' ', 1, true)
-  return { src = 'f', id = string.sub(el, sp + 1), order = -tonumber(string.sub(el, 1, sp - 1)) }
+  return string.sub(el, sp + 1), -tonumber(string.sub(el, 1, sp - 1))
+end)
+local fifoList = listReader(KEYS[3], function(el, index) return el, qhead0 + index + 1 end)
+local function peekFront()
+  local e = frontList.peek()
+  if e then e.src = 'f' end
+  return e
 end
 local function peekFifo()
-  local el = redis.call('LINDEX', KEYS[3], 0)
-  if not el then return nil end
-  return { src = 'q', id = el, order = qhead + 1 }
+  local e = fifoList.peek()
+  if e then e.src = 'q' end
+  return e
 end
+-- back in chunks from rank backSkip; the members taken (or dropped) are removed before the next chunk is read, so
+-- the next unread member is at rank backSkip then.
+local bbuf, bi, bdone, bRemove = {}, 1, false, {}
 local function peekBack()
-  local b = redis.call('ZRANGE', KEYS[9], backSkip, backSkip, 'WITHSCORES')
-  if not b[1] then return nil end
-  return { src = 'b', id = b[1], order = tonumber(b[2]) }
+  if bi > #bbuf then
+    if bdone then return nil end
+    if #bRemove > 0 then batchCall('ZREM', KEYS[9], bRemove); bRemove = {} end
+    bbuf = redis.call('ZRANGE', KEYS[9], backSkip, backSkip + chunk - 1, 'WITHSCORES')
+    bi = 1
+    if #bbuf < 2 * chunk then bdone = true end
+    local ids = {}
+    for j = 1, #bbuf, 2 do ids[#ids + 1] = bbuf[j] end
+    prefetch(ids, false)
+    if #bbuf == 0 then return nil end
+  end
+  return { src = 'b', id = bbuf[bi], order = tonumber(bbuf[bi + 1]) }
 end
+local function popBack() bi = bi + 2 end
 
 local out = { 0, 0, now, '' }
 local lockArgs, ownerArgs, heldArgs = {}, {}, {}
@@ -94,34 +157,34 @@ while considered < limit and budget > 0 do
   local id = best.id
   local usable = true
   if best.src == 'f' then
-    redis.call('LPOP', KEYS[4])
+    frontList.pop()
     f = peekFront()
   elseif best.src == 'q' then
-    redis.call('LPOP', KEYS[3])
-    qhead = qhead + 1
+    fifoList.pop()
     q = peekFifo()
   end
   if best.src ~= 'b' then
     -- A list entry is the request's place unless it is a placeholder or counted stale.
     if id == '' then
       usable = false
-    elseif redis.call('HEXISTS', KEYS[11], id) == 1 then
+    elseif staleC[id] > 0 then
+      staleC[id] = staleC[id] - 1
       if redis.call('HINCRBY', KEYS[11], id, -1) <= 0 then redis.call('HDEL', KEYS[11], id) end
       usable = false
     end
   end
   if usable then
-    local record = redis.call('HGET', KEYS[2], id)
+    local record = dataC[id]
     if not record then
       -- A place without data (written by a third party): never hand it out; keep a trace in the dead letters.
-      if best.src == 'b' then redis.call('ZREM', KEYS[9], id); b = peekBack() end
+      if best.src == 'b' then bRemove[#bRemove + 1] = id; popBack(); b = peekBack() end
       redis.call('HSET', KEYS[7], id, '')
       redis.call('HSET', KEYS[8], id, cjson.encode({ reason = 'request data missing', source = 'queue', at = now }))
       missing = missing + 1
     else
       considered = considered + 1
       local skip = false
-      if maxStalls > 0 and redis.call('HEXISTS', KEYS[13], id) == 1 then
+      if maxStalls > 0 and stallC[id] then
         if holds or taken then skip = true else taken = id end
       end
       if skip then
@@ -129,9 +192,10 @@ while considered < limit and budget > 0 do
         -- lowest order left, so it ranks before every back member not yet looked at).
         if best.src ~= 'b' then redis.call('ZADD', KEYS[9], best.order, id) end
         backSkip = backSkip + 1
+        if best.src == 'b' then popBack() end
         b = peekBack()
       else
-        if best.src == 'b' then redis.call('ZREM', KEYS[9], id); b = peekBack() end
+        if best.src == 'b' then bRemove[#bRemove + 1] = id; popBack(); b = peekBack() end
         lockArgs[#lockArgs + 1] = lockExpiresAt
         lockArgs[#lockArgs + 1] = id
         ownerArgs[#ownerArgs + 1] = id
@@ -144,7 +208,13 @@ while considered < limit and budget > 0 do
     end
   end
 end
-if qhead ~= qhead0 then redis.call('HSET', KEYS[1], 'qhead', qhead) end
+batchCall('ZREM', KEYS[9], bRemove)
+if frontList.consumed() > 0 then redis.call('LTRIM', KEYS[4], frontList.consumed(), -1) end
+qhead = qhead0 + fifoList.consumed()
+if qhead ~= qhead0 then
+  redis.call('LTRIM', KEYS[3], fifoList.consumed(), -1)
+  redis.call('HSET', KEYS[1], 'qhead', qhead)
+end
 if taken then
   redis.call('HSET', KEYS[15], clientKey, taken)
 elseif heldSuspect and not holds then
@@ -152,13 +222,13 @@ elseif heldSuspect and not holds then
 end
 if #lockArgs > 0 then
   -- One command per structure for the whole batch (not per request): this runs on every worker's poll.
-  redis.call('ZADD', KEYS[5], unpack(lockArgs))
-  redis.call('HSET', KEYS[6], unpack(ownerArgs))
-  redis.call('HSET', KEYS[10], unpack(heldArgs))
+  batchCall('ZADD', KEYS[5], lockArgs, 2)
+  batchCall('HSET', KEYS[6], ownerArgs, 2)
+  batchCall('HSET', KEYS[10], heldArgs, 2)
 end
 -- Such an entry may never have been counted (written by a third party without touching meta): re-derive the
 -- counters from data rather than decrement them (see includes/queue-order.lua).
 if missing > 0 then recountAfterRemoval(0) end
 
 -- Skipped entries ran out the budget before the head was found: the queue is not finished, ask again.
-return finishFlags(out, now, clientKey, #lockArgs > 0, budget <= 0 and considered < limit)
+return finishFlags(out, now, clientKey, #lockArgs > 0, budget <= 0 and considered < limit, { first = meta[2], multiple = meta[3], modifiedAt = meta[4] })

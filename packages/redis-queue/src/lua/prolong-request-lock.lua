@@ -31,28 +31,44 @@
 --- @include "reply-codes"
 --- @include "queue-order"
 --- @include "request-state"
+--- @include "batch-call"
 local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
 local liveMs = tonumber(ARGV[3])
 local out = {}
-for i = 4, #ARGV, 5 do
-  local id = ARGV[i]
-  local owner = redis.call('HGET', KEYS[6], id)
+-- The owners and current scores of the whole batch with one HMGET and one ZMSCORE, the new scores with one ZADD: a
+-- script call costs a few commands whatever the number of prolongs it carries. A second prolong of one id in the
+-- same call starts from the score the first one set (`score`), as one by one.
+local ids = {}
+for i = 4, #ARGV, 5 do ids[#ids + 1] = ARGV[i] end
+local owners = batchCall('HMGET', KEYS[6], ids) or {}
+local owned = {}
+for k = 1, #ids do if owners[k] == clientKey then owned[#owned + 1] = ids[k] end end
+local score = {}
+if #owned > 0 then
+  local v = batchCall('ZMSCORE', KEYS[5], owned)
+  for j = 1, #owned do score[owned[j]] = tonumber(v[j] or now) end
+end
+local zaddArgs = {}
+for k = 1, #ids do
+  local i = 4 + 5 * (k - 1)
+  local id = ids[k]
+  local owner = owners[k]
   if owner == clientKey then
     -- An owner entry exists only while its request is stored, pending and locked: every script that handles,
     -- deletes, dead-letters, releases or recovers a request removes it. So the owner check is the whole check.
     local from = now
-    local current = tonumber(redis.call('ZSCORE', KEYS[5], id) or now)
+    local current = score[id]
     if ARGV[i + 3] == 'expiry' and liveMs == 0 then
       current = current - tonumber(ARGV[i + 4])
       if current > now then from = current end
     end
     local expiresAt = math.floor(from) + tonumber(ARGV[i + 1])
-    if liveMs > 0 then
-      redis.call('ZADD', KEYS[5], math.max(math.floor(current), now + liveMs) + 0.5, id)
-    else
-      redis.call('ZADD', KEYS[5], expiresAt + 0.5, id)
-    end
+    local newScore
+    if liveMs > 0 then newScore = math.max(math.floor(current), now + liveMs) + 0.5 else newScore = expiresAt + 0.5 end
+    score[id] = newScore
+    zaddArgs[#zaddArgs + 1] = newScore
+    zaddArgs[#zaddArgs + 1] = id
     if ARGV[i + 2] == '1' then redis.call('HSET', KEYS[10], id, forefrontOrder()) end
     out[#out + 1] = expiresAt
   else
@@ -68,4 +84,5 @@ for i = 4, #ARGV, 5 do
     end
   end
 end
+batchCall('ZADD', KEYS[5], zaddArgs, 2)
 return out

@@ -7,7 +7,8 @@ interface Waiting<Item, Result> {
 }
 
 /**
- * Merges the calls one queue client makes in one event-loop turn into one script call. Crawlee's RequestQueue
+ * Merges the calls one queue client makes in one event-loop turn (or, while its previous script call is still
+ * in flight, until that call's reply) into one script call. Crawlee's RequestQueue
  * prolongs and marks handled one request per call, from many concurrent tasks; one Lua script per batch instead of
  * one per request is what lets Redis keep up with several workers (each script call has a fixed cost on the server,
  * and on the client one command, promise and reply each).
@@ -21,6 +22,8 @@ export class ScriptBatcher<Item, Result> {
   private waiting: Array<Waiting<Item, Result>> = [];
   private readonly keys = new Set<string>();
   private scheduled = false;
+  /** Script calls of this batcher sent and not answered yet. */
+  private inFlight = 0;
 
   /**
    * @param run - sends one batch; resolves with one result per item, in order (an `Error` result rejects that item)
@@ -49,7 +52,7 @@ export class ScriptBatcher<Item, Result> {
       this.waiting.push({ item, resolve, reject });
       this.keys.add(this.keyOf(item));
       if (this.waiting.length >= this.maxItems) this.flushNow();
-      else if (!this.scheduled) {
+      else if (!this.scheduled && this.inFlight === 0) {
         this.scheduled = true;
         // setImmediate, not a microtask: the other tasks' calls of this turn arrive through their own promise
         // chains, all of which run before the check phase.
@@ -68,8 +71,10 @@ export class ScriptBatcher<Item, Result> {
     if (batch.length === 0) return;
     this.waiting = [];
     this.keys.clear();
+    this.inFlight += 1;
     this.run(batch.map((w) => w.item)).then(
       (results) => {
+        this.afterCall();
         batch.forEach((w, i) => {
           const result = results[i];
           if (result instanceof Error) w.reject(result);
@@ -77,8 +82,24 @@ export class ScriptBatcher<Item, Result> {
         });
       },
       (error: unknown) => {
+        this.afterCall();
         for (const w of batch) w.reject(error);
       },
     );
+  }
+
+  /**
+   * A call came back: the items that arrived while it was in flight go now, together (one script call for all of
+   * them instead of one per event-loop turn; the first call of a quiet period still goes out in its own turn).
+   */
+  private afterCall(): void {
+    this.inFlight -= 1;
+    if (this.inFlight === 0 && this.waiting.length > 0 && !this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.flushNow();
+      });
+    }
   }
 }

@@ -19,6 +19,7 @@
 -- declared key): the bucket of an id depends on L and S, which only the script can read consistently.
 -- Callers that mark or unmark call handledSave() before they return (the index parameters go back to meta).
 --- @include "bloom-bits"
+--- @include "batch-call"
 
 local HS_TAG = string.sub(KEYS[1], 1, #KEYS[1] - 5) -- KEYS[1] is '<tag>:meta'
 local hs = nil
@@ -30,11 +31,13 @@ end
 
 local function hsLoad()
   if hs then return hs end
-  local v = redis.call('HMGET', KEYS[1], 'hmode', 'hxL', 'hxS', 'hxN', 'hxLoad', 'hbBits', 'hbK', 'hbBlocks')
+  -- createdAt, pending and handled come along (same HMGET) for scripts that write meta once at their end.
+  local v = redis.call('HMGET', KEYS[1], 'hmode', 'hxL', 'hxS', 'hxN', 'hxLoad', 'hbBits', 'hbK', 'hbBlocks', 'createdAt', 'pending', 'handled')
   hs = {
     mode = v[1] or 'key', L = tonumber(v[2] or '0'), S = tonumber(v[3] or '0'), N = tonumber(v[4] or '0'),
     load = tonumber(v[5] or '48'), bits = tonumber(v[6] or '0'), k = tonumber(v[7] or '0'),
     blocks = tonumber(v[8] or '1'), dirty = false, offsets = {},
+    createdAt = v[9], pending = v[10], handled = v[11],
   }
   return hs
 end
@@ -108,6 +111,64 @@ local function markHandled(id, json)
   end
 end
 
+-- isHandled for many ids at once, one command per store structure instead of one per id ('request': one HMGET;
+-- 'key': one HMGET per bucket touched; 'bits' and 'store' ask per id as isHandled does). Returns a table id -> true
+-- for the ids in the store; a caller that marks or unmarks afterwards keeps its own record of those changes.
+local function handledMany(ids)
+  local s = hsLoad()
+  local found = {}
+  if #ids == 0 then return found end
+  if s.mode == 'request' then
+    local v = batchCall('HMGET', KEYS[12], ids)
+    for i = 1, #ids do if v[i] then found[ids[i]] = true end end
+  elseif s.mode == 'key' then
+    local byBucket, order = {}, {}
+    for i = 1, #ids do
+      local key = hsBucket(hsH62(ids[i]))
+      if not byBucket[key] then byBucket[key] = {}; order[#order + 1] = key end
+      local list = byBucket[key]
+      list[#list + 1] = ids[i]
+    end
+    for _, key in ipairs(order) do
+      local list = byBucket[key]
+      local v = batchCall('HMGET', key, list)
+      for i = 1, #list do if v[i] then found[list[i]] = true end end
+    end
+  elseif s.mode == 'bits' then
+    for i = 1, #ids do if isHandled(ids[i]) then found[ids[i]] = true end end
+  end
+  return found
+end
+
+-- markHandled for many requests at once (ids[i] with records[i]), as the same calls one by one would leave the
+-- store: one HSET per structure ('request': done; 'key': per bucket, then the splits the new count asks for).
+local function markHandledMany(ids, records)
+  local s = hsLoad()
+  if #ids == 0 or s.mode == 'store' then return end
+  if s.mode == 'request' then
+    local args = {}
+    for i = 1, #ids do args[#args + 1] = ids[i]; args[#args + 1] = records[i] end
+    batchCall('HSET', KEYS[12], args, 2)
+  elseif s.mode == 'bits' then
+    for i = 1, #ids do markHandled(ids[i], records[i]) end
+  else
+    local byBucket, order = {}, {}
+    for i = 1, #ids do
+      local key = hsBucket(hsH62(ids[i]))
+      if not byBucket[key] then byBucket[key] = {}; order[#order + 1] = key end
+      local list = byBucket[key]
+      list[#list + 1] = ids[i]; list[#list + 1] = ''
+    end
+    local added = 0
+    for _, key in ipairs(order) do added = added + batchCall('HSET', key, byBucket[key], 2) end
+    if added > 0 then
+      s.N = s.N + added
+      s.dirty = true
+      while s.N > s.load * (2 ^ s.L + s.S) do hsSplit() end
+    end
+  end
+end
+
 -- Takes `id` out of the handled store. Returns true when it was there; 'bits' cannot forget (false).
 local function unmarkHandled(id)
   local s = hsLoad()
@@ -124,6 +185,16 @@ end
 -- Writes the index parameters back to meta when this script changed them.
 local function handledSave()
   if hs and hs.dirty then redis.call('HSET', KEYS[1], 'hxL', hs.L, 'hxS', hs.S, 'hxN', hs.N) end
+end
+
+-- handledSave as fields appended to `args`, for a caller that writes meta with one HSET of its own.
+local function handledSaveArgs(args)
+  if hs and hs.dirty then
+    args[#args + 1] = 'hxL'; args[#args + 1] = hs.L
+    args[#args + 1] = 'hxS'; args[#args + 1] = hs.S
+    args[#args + 1] = 'hxN'; args[#args + 1] = hs.N
+    hs.dirty = false
+  end
 end
 
 -- The stored record of a handled request, or false ('key' and 'bits' keep no record). O(1).
