@@ -27,6 +27,7 @@ import {
 import { lockWhenOpen } from '../politeness/lock-when-open.js';
 import { LockedAhead } from '../politeness/locked-ahead.js';
 import { WakeSignal } from '../politeness/wake-signal.js';
+import { QuietWindow } from '../politeness/quiet-window.js';
 import { IdleBackoff } from '../queue/idle-backoff.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import type { QueueContext } from '../queue/queue-context.js';
@@ -55,6 +56,8 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   private readonly wake = new WakeSignal();
   /** The requests this client locked that Crawlee has not started yet (see {@link LockedAhead}). */
   private readonly lockedAhead = new LockedAhead();
+  /** Answers Crawlee's look-ahead lock call right after a polite hand-out (see {@link QuietWindow}). */
+  private readonly quiet = new QuietWindow();
   /** The producer leases this client took (`holdOpen`) and has not released yet. */
   private readonly leases = new Set<ProducerLease>();
 
@@ -155,6 +158,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async addRequest(request: RequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
     this.idle.reset();
+    this.quiet.clear();
     const [processed] = await this.core.add([request], options.forefront ?? false).finally(() => this.wake.notify());
     const { requestId, wasAlreadyPresent, wasAlreadyHandled } = processed!;
     return { requestId, wasAlreadyPresent, wasAlreadyHandled };
@@ -170,6 +174,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async batchAddRequests(requests: RequestSchema[], options: RequestOptions = {}): Promise<BatchAddRequestsResult> {
     this.idle.reset();
+    this.quiet.clear();
     const processedRequests = await this.core.add(requests, options.forefront ?? false).finally(() => this.wake.notify());
     return { processedRequests, unprocessedRequests: [] };
   }
@@ -193,6 +198,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   async updateRequest(request: UpdateRequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
     // A reclaim makes a request available; a handled one frees its host's slot on a polite queue.
     this.idle.reset();
+    this.quiet.clear();
     if (request.id !== undefined) this.lockedAhead.started(request.id);
     // After the script ran: a waiting lock call that asks again sees the slot freed and the host's new open time.
     return this.core.update(request, options.forefront ?? false).finally(() => this.wake.notify());
@@ -216,12 +222,15 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     // A polite queue whose hosts all wait says when the first opens: wait for it (bounded), not for the next blind poll.
     const limit = options.limit ?? 25;
     const lock = () => this.core.lockHead(limit, options.lockSecs);
+    const quiet = this.quiet.answer(limit, options.lockSecs, this.lockedAhead.any());
+    if (quiet) return quiet;
     return this.idle.lock(limit, options.lockSecs, async () => {
       const result = await lockWhenOpen(lock, this.ctx.maxHostWaitMs, this.wake, () => !this.lockedAhead.any());
       this.lockedAhead.add(
         result.items.map((item) => item.id),
         options.lockSecs,
       );
+      this.quiet.after(result);
       return result;
     });
   }
@@ -261,6 +270,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async deleteRequestLock(id: string, options: DeleteRequestLockOptions = {}): Promise<void> {
     this.idle.reset();
+    this.quiet.clear();
     this.lockedAhead.started(id);
     await this.core.locks.release(id, options.forefront ?? false).finally(() => this.wake.notify());
   }

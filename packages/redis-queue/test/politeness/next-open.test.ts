@@ -68,6 +68,33 @@ describe('dispatch that knows when the next host opens', () => {
   });
 });
 
+describe("Crawlee's look-ahead call right after a polite hand-out", () => {
+  it.each([
+    ['one shard', {}, 0],
+    ['3 shards', { shards: 3 }, 1],
+  ])('is answered without Redis while nothing can open (%s), and the next hand-out still comes at its time', async (_, layout, lookAheadCommands) => {
+    world = createWorld(backend, 'quiet', { politeness: { minDelaySecs: 0.3, maxConcurrencyPerHost: 1 }, maxHostWaitSecs: 2, ...layout });
+    const client = await world.client('a');
+    await client.batchAddRequests([hreq('a.test', 1), hreq('a.test', 2)]);
+    const first = await client.listAndLockHead({ limit: 25, lockSecs: 60 });
+    expect(hp(first.items)).toEqual(['a.test/1']);
+    // RequestQueueV2 asks again with one request in its head, before it starts it: nothing can open for 0.3 s.
+    const counter = countCommands(client);
+    const t0 = performance.now();
+    const ahead = await client.listAndLockHead({ limit: 25, lockSecs: 60 });
+    expect(ahead.items).toEqual([]);
+    expect(ahead.queueHasLockedRequests).toBe(true);
+    expect(performance.now() - t0).toBeLessThan(100);
+    // A sharded queue's quiet time speaks for one shard only: that call walks the shards as before.
+    if (lookAheadCommands === 0) expect(counter.n).toBe(0);
+    else expect(counter.n).toBeGreaterThan(0);
+    await client.getRequest(first.items[0]!.id);
+    await handled(client, first.items[0]!);
+    const second = await client.listAndLockHead({ limit: 25, lockSecs: 60 });
+    expect(hp(second.items)).toEqual(['a.test/2']);
+  });
+});
+
 describe('a worker with nothing at all backs off', () => {
   it.each([
     ['one shard', {}],
