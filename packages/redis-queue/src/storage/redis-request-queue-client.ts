@@ -29,6 +29,7 @@ import { LockedAhead } from '../politeness/locked-ahead.js';
 import { WakeSignal } from '../politeness/wake-signal.js';
 import { QuietWindow } from '../politeness/quiet-window.js';
 import { IdleBackoff } from '../queue/idle-backoff.js';
+import { QueueEpoch } from '../queue/queue-epoch.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import type { QueueContext } from '../queue/queue-context.js';
 import { QueueCore } from '../queue/queue-core.js';
@@ -58,6 +59,8 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   private readonly lockedAhead = new LockedAhead();
   /** Answers Crawlee's look-ahead lock call right after a polite hand-out (see {@link QuietWindow}). */
   private readonly quiet = new QuietWindow();
+  /** The queue this client started on, checked before Crawlee may finish (see {@link QueueEpoch}). */
+  private readonly epoch: QueueEpoch;
   /** The producer leases this client took (`holdOpen`) and has not released yet. */
   private readonly leases = new Set<ProducerLease>();
 
@@ -69,7 +72,9 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   constructor(ctx: QueueContext, id: string, clientKey: string) {
     this.ctx = ctx;
-    this.core = ctx.shards > 1 ? new ShardedQueueCore(ctx, id, clientKey) : new QueueCore(ctx, id, clientKey);
+    const core = ctx.shards > 1 ? new ShardedQueueCore(ctx, id, clientKey) : new QueueCore(ctx, id, clientKey);
+    this.core = core;
+    this.epoch = new QueueEpoch(() => this.redis, (core instanceof ShardedQueueCore ? core.cores[0]! : core).keys.meta, id);
     this.idle = new IdleBackoff(ctx.shards, ctx.idleBackoff);
   }
 
@@ -217,6 +222,8 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * all) and locks then.
    * @param options - `limit` (default 25, at most 1000) and `lockSecs`
    * @throws {@link InvalidOptionsError} for a bad limit or lock time
+   * @throws {@link QueueMissingError} when the queue's metadata is gone (dropped, or Redis lost its data) or the queue
+   *   was created again since this client first locked from it (checked when the queue looks finished)
    */
   async listAndLockHead(options: ListAndLockOptions): Promise<ListAndLockHeadResult> {
     // A polite queue whose hosts all wait says when the first opens: wait for it (bounded), not for the next blind poll.
@@ -224,7 +231,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     const lock = () => this.core.lockHead(limit, options.lockSecs);
     const quiet = this.quiet.answer(limit, options.lockSecs, this.lockedAhead.any());
     if (quiet) return quiet;
-    return this.idle.lock(limit, options.lockSecs, async () => {
+    const result = await this.idle.lock(limit, options.lockSecs, async () => {
       const result = await lockWhenOpen(lock, this.ctx.maxHostWaitMs, this.wake, () => !this.lockedAhead.any());
       this.lockedAhead.add(
         result.items.map((item) => item.id),
@@ -233,6 +240,10 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
       this.quiet.after(result);
       return result;
     });
+    // A queue that looks finished must still be the one this client started on (not one re-created since).
+    await this.epoch.remember();
+    if (limit > 0 && result.items.length === 0 && !result.queueHasLockedRequests) await this.epoch.check();
+    return result;
   }
 
   /**

@@ -2,6 +2,7 @@
 -- live producer lease exists or `keepOpen` (politeness: requests that wait for their host or not-before time),
 -- out[2] hadMultipleClients, out[4] modifiedAt; records the first client and whether another one locked since.
 -- `took`: whether this call locked anything. Keys as in list-and-lock-head.lua (KEYS[14] producer leases).
+--- @include "queue-gone"
 local function finishFlags(out, now, clientKey, took, keepOpen)
   if took then
     local first = redis.call('HGET', KEYS[1], 'firstClient')
@@ -20,5 +21,8 @@ local function finishFlags(out, now, clientKey, took, keepOpen)
   end
   if redis.call('HEXISTS', KEYS[1], 'multipleClients') == 1 then out[2] = 1 end
   out[4] = redis.call('HGET', KEYS[1], 'modifiedAt') or ''
+  -- Every opened queue's meta has modifiedAt (create-queue.lua): none on a call that found nothing means the queue
+  -- is gone, which must not read as a finished crawl (a read this call makes anyway: no command more).
+  if out[4] == '' and not took then return queueGone() end
   return out
 end
