@@ -30,6 +30,7 @@ import { WakeSignal } from '../politeness/wake-signal.js';
 import { QuietWindow } from '../politeness/quiet-window.js';
 import { IdleBackoff } from '../queue/idle-backoff.js';
 import { QueueEpoch } from '../queue/queue-epoch.js';
+import { idleProbe } from '../queue/idle-probe.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import type { QueueContext } from '../queue/queue-context.js';
 import { QueueCore } from '../queue/queue-core.js';
@@ -75,7 +76,9 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     const core = ctx.shards > 1 ? new ShardedQueueCore(ctx, id, clientKey) : new QueueCore(ctx, id, clientKey);
     this.core = core;
     this.epoch = new QueueEpoch(() => this.redis, (core instanceof ShardedQueueCore ? core.cores[0]! : core).keys.meta, id);
-    this.idle = new IdleBackoff(ctx.shards, ctx.idleBackoff);
+    // A polite queue's lock call says when its next host opens, and a feed's lock call drains the feed: no probe there.
+    const probe = ctx.politeness || ctx.startUrls ? undefined : idleProbe(ctx.connection, core instanceof ShardedQueueCore ? core.cores : [core], ctx.clockOffsetMs);
+    this.idle = new IdleBackoff(ctx.shards, ctx.idleBackoff, probe);
   }
 
   /** Queue id (for a named queue: its name). */
