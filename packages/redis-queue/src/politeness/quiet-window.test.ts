@@ -18,7 +18,17 @@ describe('QuietWindow', () => {
     expect(answer?.queueHasLockedRequests).toBe(true);
     expect(answer?.hadMultipleClients).toBe(true);
     expect(answer).not.toHaveProperty('nextOpenInMs');
+    // Once: the call after it asks Redis.
+    expect(quiet.answer(25, 60, true)).toBeUndefined();
+    quiet.after(locked(80));
     await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(quiet.answer(25, 60, true)).toBeUndefined();
+  });
+
+  it('lasts at most 250 ms however far the next host is', async () => {
+    const quiet = new QuietWindow();
+    quiet.after(locked(60_000));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(quiet.answer(25, 60, true)).toBeUndefined();
   });
 

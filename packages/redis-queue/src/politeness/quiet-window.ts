@@ -6,10 +6,14 @@ import type { LockHeadResult } from './lock-when-open.js';
  * followed by a lock call that finds nothing and sits between the hand-out and the handler (one round trip per
  * request, the whole margin at a short delay). After a call that locked something, the polite lock script says when
  * the next request can be handed out at the earliest (its quiet time: the first waiting host or delayed request, at
- * most minDelay ahead). Until then, while requests this client locked wait for Crawlee, a lock call is answered here
- * with nothing; only another client's add could make work available sooner, and this client's own add, update or
- * release ends the window.
+ * most minDelay ahead). The next lock call before then (at most {@link MAX_QUIET_MS} after the hand-out), while
+ * requests this client locked wait for Crawlee, is answered here with nothing, once: only another client's add could
+ * make work available sooner, and this client has work in hand. This client's own add, update or release ends the
+ * window.
  */
+/** The longest window, ms: the look-ahead call comes right after the hand-out. */
+export const MAX_QUIET_MS = 250;
+
 export class QuietWindow {
   private until = 0;
   private last: LockHeadResult | undefined;
@@ -22,8 +26,10 @@ export class QuietWindow {
    * @returns the local empty answer, or undefined: ask Redis
    */
   answer(limit: number, lockSecs: number, lockedAhead: boolean): LockHeadResult | undefined {
-    if (!this.last || limit === 0 || !lockedAhead || performance.now() >= this.until) return undefined;
-    return { ...this.last, limit, lockSecs, queueHasLockedRequests: true, items: [] };
+    const last = this.last;
+    if (!last || limit === 0 || !lockedAhead || performance.now() >= this.until) return undefined;
+    this.clear();
+    return { ...last, limit, lockSecs, queueHasLockedRequests: true, items: [] };
   }
 
   /** Opens the window after a call that locked something and said when the next hand-out can come.
@@ -33,7 +39,7 @@ export class QuietWindow {
       this.clear();
       return;
     }
-    this.until = performance.now() + result.nextOpenInMs;
+    this.until = performance.now() + Math.min(result.nextOpenInMs, MAX_QUIET_MS);
     const { nextOpenInMs: _, items: __, ...flags } = result;
     this.last = { ...flags, items: [] };
   }
