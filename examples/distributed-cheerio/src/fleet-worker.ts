@@ -155,7 +155,8 @@ main().then(
   (error: unknown) => {
     // The Redis packages' typed errors (Redis gone, ACL, ...) say what to do: one line, no stack.
     const code = (error as { code?: unknown } | undefined)?.code;
-    if (typeof code === 'string' && /^(REDIS_|E_REDIS_)/.test(code)) log.error(`worker failed: ${(error as Error).message}`);
+    // QUEUE_MISSING: the queue's meta is gone under the worker (a Redis back without its data): its message says why.
+    if (typeof code === 'string' && /^(REDIS_|E_REDIS_|QUEUE_MISSING$)/.test(code)) log.error(`worker failed: ${(error as Error).name}: ${(error as Error).message}`);
     else log.exception(error as Error, 'worker failed');
     process.exit(1);
   },

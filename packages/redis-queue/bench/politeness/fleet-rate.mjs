@@ -10,6 +10,7 @@
 //
 // Options: --rows '1x0.05x200,1x0.25x40,1x1x12,50x0.5x1000,1000x1x10000' (hosts x delay x requests)
 //          --workers 2,4  --concurrency 20  --write  --json
+//          --trace /tmp/t (each worker writes its queue calls and handler starts to /tmp/t-<row>.<pid>.jsonl)
 //          --queue-options '{"maxHostWaitSecs":0,"idleBackoff":false}' (extra worker options: the blind-polling anchor)
 import console from 'node:console';
 import { fork } from 'node:child_process';
@@ -30,6 +31,7 @@ const { values: opts } = parseArgs({
     write: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     'queue-options': { type: 'string', default: '{}' },
+    trace: { type: 'string' },
   },
 });
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -78,7 +80,7 @@ async function row(hosts, delay, requests, workers) {
     }
     await client.batchAddRequests(batch);
   }
-  const cfg = { redisUrl: server.url, keyPrefix, queueName, site: siteUrl, concurrency: Number(opts.concurrency), politeness, queueOptions: JSON.parse(opts['queue-options']) };
+  const cfg = { redisUrl: server.url, keyPrefix, queueName, site: siteUrl, concurrency: Number(opts.concurrency), politeness, queueOptions: JSON.parse(opts['queue-options']), trace: opts.trace && `${opts.trace}-${hosts}x${delay}x${workers}` };
   const fleet = Array.from({ length: workers }, () => startWorker(cfg));
   await Promise.all(fleet.map((w) => w.ready));
   arrivals = new Map();

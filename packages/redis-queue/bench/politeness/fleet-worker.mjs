@@ -4,6 +4,8 @@
 // It tells the parent { type: 'ready' }, waits for { type: 'go' }, crawls, and sends { type: 'done', handled }.
 //
 // argv[2] is JSON: { redisUrl, keyPrefix, queueName, site, concurrency, politeness, queueOptions }
+import { writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { URL } from 'node:url';
 /* global fetch */
@@ -21,6 +23,23 @@ const queue = await openRedisRequestQueue(cfg.queueName, {
   ...cfg.queueOptions,
 });
 let handled = 0;
+// --trace: one JSON line per queue call and handler (ms on this process's clock) to <trace>.<pid>.jsonl.
+const trace = [];
+const T0 = performance.now();
+if (cfg.trace) {
+  const client = queue.client;
+  for (const name of ['listAndLockHead', 'updateRequest', 'getRequest', 'prolongRequestLock', 'deleteRequestLock']) {
+    const original = client[name].bind(client);
+    client[name] = async (...args) => {
+      const t = performance.now() - T0;
+      const result = await original(...args);
+      const entry = { op: name, t: +t.toFixed(2), ms: +(performance.now() - T0 - t).toFixed(2) };
+      if (name === 'listAndLockHead') Object.assign(entry, { items: result.items.length, locked: result.queueHasLockedRequests });
+      trace.push(entry);
+      return result;
+    };
+  }
+}
 const crawler = new BasicCrawler(
   {
     requestQueue: queue,
@@ -29,6 +48,7 @@ const crawler = new BasicCrawler(
     requestHandlerTimeoutSecs: 60,
     useSessionPool: false,
     async requestHandler({ request }) {
+      if (cfg.trace) trace.push({ op: 'handler', t: +(performance.now() - T0).toFixed(2) });
       const url = new URL(request.url);
       const response = await fetch(`${cfg.site}/${url.host}${url.pathname}`);
       await response.arrayBuffer();
@@ -41,5 +61,6 @@ const go = new Promise((resolve) => process.on('message', (m) => m?.type === 'go
 process.send({ type: 'ready' });
 await go;
 await crawler.run();
+if (cfg.trace) writeFileSync(`${cfg.trace}.${process.pid}.jsonl`, trace.map((e) => JSON.stringify(e)).join('\n'));
 process.send({ type: 'done', handled });
 process.exit(0);

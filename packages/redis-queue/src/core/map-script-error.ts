@@ -35,7 +35,11 @@ const BY_NAME: Record<ErrorReplyName, ReplyErrorFactory<RedisQueueError>> = {
     return new QueueMetadataCorruptError(m?.[1] ?? detail, m?.[2] ?? '(meta)', m?.[3] ?? '?', m?.[4] ?? '?', { cause });
   },
   QUEUE_MISSING: (detail, cause) =>
-    new QueueMissingError(`${detail}; the requests it held are lost with it: stop the workers and start the crawl again (or restore Redis)`, { cause }),
+    new QueueMissingError(
+      `${detail}; the requests it held are lost with it: stop the workers and start the crawl again (or restore Redis). ` +
+        'To survive a Redis restart, run Redis with persistence (appendonly yes)',
+      { cause },
+    ),
 };
 
 const BY_CODE: Record<string, ReplyErrorFactory<RedisQueueError>> = Object.fromEntries(

@@ -57,6 +57,7 @@
 --- @include "polite"
 --- @include "request-state"
 --- @include "batch-call"
+--- @include "queue-gone"
 local now = redisNowMs(ARGV[2])
 local forefront = ARGV[1] == '1'
 local plan = nil
@@ -87,6 +88,8 @@ if plan == nil and handledMode() == 'store' then
   end
 end
 
+if redis.call('EXISTS', KEYS[1]) == 0 then return queueGone() end
+
 if feedStep == FEED_STEP_CHECK then
   local feedKey = KEYS[#KEYS]
   local head = redis.call('LRANGE', feedKey, 0, n - 1)
@@ -96,9 +99,6 @@ if feedStep == FEED_STEP_CHECK then
   end
   redis.call('LTRIM', feedKey, n, -1)
 end
-
--- A queue this script creates is format 2, the mark of a meta a script of this version made (queue-core's ensureMeta).
-if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
 
 -- Evaluates one filter op; returns true when the store saw the key for the first time.
 local function applyOp(op)

@@ -23,6 +23,8 @@
   delayed requests wait, one more element ends it (so the reply has an odd length): the earliest time (ms, Redis time)
   a waiting host opens or a delayed request comes due, so the caller waits until then instead of polling blindly (a
   host at its concurrency limit is not scheduled, so its time is learnt by whoever asks after its request ends).
+  When it locked something and minDelay > 0, the element is the earliest time another request can be handed out
+  (the first waiting host or delayed request, at most now + minDelay): the caller's quiet window.
   Error ERR_POLITENESS when the queue was created without politeness.
 ]]
 --- @include "redis-time"
@@ -148,9 +150,16 @@ local firstHost = redis.call('ZRANGE', P_HOSTS, 0, 0, 'WITHSCORES')
 local firstDelayed = redis.call('ZRANGE', P_DELAYED, 0, 0, 'WITHSCORES')
 local waiting = firstHost[1] ~= nil or firstDelayed[1] ~= nil
 local reply = finishFlags(out, now, clientKey, taken > 0, waiting)
+local nextAt = tonumber(firstHost[2] or firstDelayed[2])
+if firstDelayed[2] and tonumber(firstDelayed[2]) < nextAt then nextAt = tonumber(firstDelayed[2]) end
 if taken == 0 and waiting then
-  local nextAt = tonumber(firstHost[2] or firstDelayed[2])
-  if firstDelayed[2] and tonumber(firstDelayed[2]) < nextAt then nextAt = tonumber(firstDelayed[2]) end
   reply[#reply + 1] = math.floor(nextAt)
+elseif taken > 0 and minDelay > 0 then
+  -- After a hand-out: nothing can be handed out before this time except a request another client adds (a host
+  -- freed now or later opens minDelay after; a waiting host or delayed request at its time). The caller answers
+  -- Crawlee's look-ahead call until then itself (one round trip less per hand-out on a queue of few hosts).
+  local quietAt = now + minDelay
+  if nextAt and nextAt < quietAt then quietAt = nextAt end
+  reply[#reply + 1] = math.floor(quietAt)
 end
 return reply

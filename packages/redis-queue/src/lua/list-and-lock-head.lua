@@ -38,6 +38,7 @@
             id1, record1, id2, record2, ... }
 ]]
 --- @include "redis-time"
+--- @include "reply-codes"
 --- @include "queue-order"
 --- @include "recover-expired-locks"
 --- @include "finish-flags"

@@ -39,6 +39,7 @@
 --- @include "polite"
 --- @include "polite-update"
 --- @include "batch-call"
+--- @include "queue-gone"
 local now = redisNowMs(ARGV[2])
 local clientKey = ARGV[1]
 -- The polite check before any write: writing first (the format below) would re-create the metadata of a queue that
@@ -46,11 +47,11 @@ local clientKey = ARGV[1]
 -- and every polite call after it would read as a politeness mismatch instead of RQ_QUEUE_MISSING.
 local politeErr = politeUpdateBegin()
 if politeErr then return politeErr end
--- A queue this script creates is format 2, the mark of a meta a script of this version made (queue-core's ensureMeta).
--- createdAt (read with the handled store's parameters) is in every meta a script wrote; without it the meta may
--- not exist.
+-- A queue without meta is gone (dropped, or a Redis back without its data): never re-created here
+-- (includes/queue-gone.lua). createdAt (read with the handled store's parameters) is in every meta a script wrote,
+-- so the EXISTS runs only when it is missing.
 local metaRead = hsLoad()
-if not metaRead.createdAt and redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'format', 2) end
+if not metaRead.createdAt and redis.call('EXISTS', KEYS[1]) == 0 then return queueGone() end
 local forgetFailed = ARGV[3] == 'forget'
 local out = {}
 -- Pending -> handled moves of this batch, added to the counters once at the end.

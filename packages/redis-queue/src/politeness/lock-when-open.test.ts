@@ -48,6 +48,21 @@ describe('lockWhenOpen', () => {
     expect(s.calls()).toBe(2);
   });
 
+  it('sleeps one round trip less than the wait, so the next call reaches Redis as the host opens', async () => {
+    let calls = 0;
+    const lock = async () => {
+      calls++;
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      return calls === 1 ? empty(200) : one;
+    };
+    const t0 = performance.now();
+    await lockWhenOpen(lock, 2000);
+    // 80 ms call, a 200 ms wait told, an 80 ms call: about 280 ms (not 360 ms, a round trip late).
+    expect(performance.now() - t0).toBeLessThan(330);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(270);
+    expect(calls).toBe(2);
+  });
+
   it('a host opening after the bound is not waited for', async () => {
     const s = scripted(empty(2500), one);
     const result = await lockWhenOpen(s.lock, 2000);

@@ -1,14 +1,16 @@
 import type { LockHeadResult } from '../politeness/lock-when-open.js';
+import type { ProbeAnswer } from './idle-probe.js';
 
 /** Empty answers in a row from Redis before the back-off starts: a client that asks again right after one empty
  * answer (another worker may have just added or released work) is answered by Redis. */
 const EMPTY_ANSWERS_BEFORE_BACKOFF = 3;
 /** First local answer after the empty answers, ms. */
 const FIRST_STEP_MS = 100;
-/** Longest local answer, ms, for a queue of one shard; a sharded queue's walk asks every shard, so its longest step
- * grows with the shard count (50 ms per shard), which keeps an idle worker near 20 commands per second at most. */
+/** Longest local answer, ms, for a queue of one shard; a sharded queue's probe (or walk) asks every shard, so its
+ * longest step grows with the shard count (250 ms per shard: a probe costs two commands per shard, so an idle worker
+ * stays under 20 commands per second that Redis runs, its expired-lock checks included). */
 const MAX_STEP_MS = 1000;
-const STEP_PER_SHARD_MS = 50;
+const STEP_PER_SHARD_MS = 250;
 
 /**
  * The back-off of a worker that finds nothing at all. Crawlee asks an empty queue twice per half second (its task
@@ -27,10 +29,16 @@ export class IdleBackoff {
   private last: LockHeadResult | undefined;
   private readonly maxStepMs: number;
 
-  /** @param shards - the queue's shard count @param enabled - false: every call asks Redis */
+  /**
+   * @param shards - the queue's shard count
+   * @param enabled - false: every call asks Redis
+   * @param probe - when a step ends, a cheap look whether anything changed ('quiet': the next step starts without a
+   *   lock call; see idle-probe.ts), or undefined: a step's end always makes a lock call
+   */
   constructor(
     shards: number,
     private readonly enabled = true,
+    private readonly probe?: (lockSecs: number) => Promise<ProbeAnswer>,
   ) {
     this.maxStepMs = Math.max(MAX_STEP_MS, shards * STEP_PER_SHARD_MS);
   }
@@ -43,6 +51,10 @@ export class IdleBackoff {
    */
   async lock(limit: number, lockSecs: number, lock: () => Promise<LockHeadResult>): Promise<LockHeadResult> {
     if (this.last && limit > 0 && performance.now() < this.until) return { ...this.last, limit, lockSecs, items: [] };
+    if (this.last && limit > 0 && this.probe && (await this.probe(lockSecs)) === 'quiet' && this.last) {
+      this.nextStep(undefined);
+      return { ...this.last, limit, lockSecs, items: [] };
+    }
     const result = await lock();
     if (limit === 0 || !this.enabled) return result;
     if (result.items.length > 0 || !result.queueHasLockedRequests) {
@@ -50,12 +62,17 @@ export class IdleBackoff {
       return result;
     }
     if (++this.empties < EMPTY_ANSWERS_BEFORE_BACKOFF) return result;
-    this.stepMs = Math.min(this.maxStepMs, Math.max(FIRST_STEP_MS, this.stepMs * 2));
-    const step = result.nextOpenInMs === undefined ? this.stepMs : Math.min(this.stepMs, Math.max(0, result.nextOpenInMs));
-    this.until = performance.now() + step;
+    this.nextStep(result.nextOpenInMs);
     const { nextOpenInMs: _, ...flags } = result;
     this.last = flags;
     return result;
+  }
+
+  /** Starts the next step (doubling up to the longest), capped by a polite queue's next host time. */
+  private nextStep(nextOpenInMs: number | undefined): void {
+    this.stepMs = Math.min(this.maxStepMs, Math.max(FIRST_STEP_MS, this.stepMs * 2));
+    const step = nextOpenInMs === undefined ? this.stepMs : Math.min(this.stepMs, Math.max(0, nextOpenInMs));
+    this.until = performance.now() + step;
   }
 
   /** Work may be available now (this client added, updated or released a request): the next call asks Redis. */

@@ -121,7 +121,7 @@ export class QueueCore implements QueueCoreApi {
   /** A client used without `ensureCreated` (Crawlee always calls it; direct API users may not) checks once, before
    * its first add, listHead or lock, that the queue's meta was made by create-queue.lua (`format` 2), and runs it
    * otherwise, so the queue records this client's handled mode and politeness. One HGET on an existing queue. */
-  private ensureMeta(): Promise<void> {
+  ensureMeta(): Promise<void> {
     this.metaChecked ??= this.createIfMissing().then(
       () => undefined,
       (error: unknown) => {
@@ -204,6 +204,8 @@ export class QueueCore implements QueueCoreApi {
     await this.scripts.run('purgeQueue', [this.scripts.offset(), '1'], { extraKeys: [this.keys.stalls, this.keys.failed, this.keys.failedData, this.keys.suspects, this.keys.leases] });
     await this.redis((r) => unindexQueue(r, this.ctx.keyPrefix, this.id));
     this.ledger.dropAllCached();
+    // A later add through this client re-creates the queue (its scripts never re-create a queue they find gone).
+    this.metaChecked = undefined;
   }
 
   /** Unhandled requests in queue order, locked ones included. @param limit - at most this many */

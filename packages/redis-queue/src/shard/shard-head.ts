@@ -70,7 +70,9 @@ export class ShardHead {
         this.emptyUntil[s] = 0;
         this.cursor = (s + 1) % this.cores.length;
         for (const item of result.items) this.onLocked(item.id, s);
-        return { ...result, queueHasLockedRequests: true, hadMultipleClients: multipleClients };
+        // A shard's quiet time after a hand-out speaks for that shard only: not passed on.
+        const { nextOpenInMs: _, ...locked } = result;
+        return { ...locked, queueHasLockedRequests: true, hadMultipleClients: multipleClients };
       }
       this.emptyUntil[s] = performance.now() + EMPTY_HINT_MS;
       if (result.nextOpenInMs !== undefined) nextOpenInMs = Math.min(nextOpenInMs ?? Infinity, result.nextOpenInMs);

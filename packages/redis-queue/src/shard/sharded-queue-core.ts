@@ -181,10 +181,28 @@ export class ShardedQueueCore implements QueueCoreApi {
     await Promise.all(this.cores.map((core) => core.drop()));
     await this.ctx.connection.run(() => this.ctx.connection.redis.del(this.keys.meta));
     await this.ctx.connection.run(() => unindexQueue(this.ctx.connection.redis, this.ctx.keyPrefix, this.id));
+    this.shardsChecked = undefined;
+  }
+
+  private shardsChecked?: Promise<void>;
+
+  /** Each shard's meta checked (created when missing) at this client's first call, all at once: a shard first used
+   * later in the crawl must not create its meta anew after a Redis that lost its data (its scripts then answer
+   * QueueMissingError instead). */
+  private everyShardChecked(): Promise<void> {
+    this.shardsChecked ??= Promise.all(this.cores.map((core) => core.ensureMeta())).then(
+      () => undefined,
+      (error: unknown) => {
+        this.shardsChecked = undefined;
+        throw error;
+      },
+    );
+    return this.shardsChecked;
   }
 
   /** Unhandled requests, shard after shard (each shard in its queue order). @param limit - at most this many */
   async listHead(limit: number): Promise<QueueHead> {
+    await this.everyShardChecked();
     const heads = await Promise.all(this.cores.map((core) => core.listHead(limit)));
     return {
       limit,
@@ -202,6 +220,7 @@ export class ShardedQueueCore implements QueueCoreApi {
    * @throws {@link InvalidRequestError} when any request cannot be stored
    */
   async add(requests: readonly RequestSchema[], forefront: boolean): Promise<ProcessedRequest[]> {
+    await this.everyShardChecked();
     const transform = this.addPath.uniqueKeyTransform;
     const keyed = requests.map((r) => (transform && r && typeof r === 'object' && !r.uniqueKey ? transform({ ...r }) : r));
     for (const r of keyed) encodeRequest(r);
@@ -270,6 +289,7 @@ export class ShardedQueueCore implements QueueCoreApi {
    */
   async lockHead(limit: number, lockSecs: number): Promise<LockHeadResult> {
     this.cores[0]!.locks.checkLockArgs(limit, lockSecs);
+    await this.everyShardChecked();
     let result = await this.head.lockHead(limit, lockSecs);
     if (limit > 0 && this.feed) result = await this.feed.fill(result, () => this.head.lockHead(limit, lockSecs), lockSecs);
     this.workerStats.locked(result.items.length);

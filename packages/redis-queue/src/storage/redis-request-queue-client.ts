@@ -27,7 +27,10 @@ import {
 import { lockWhenOpen } from '../politeness/lock-when-open.js';
 import { LockedAhead } from '../politeness/locked-ahead.js';
 import { WakeSignal } from '../politeness/wake-signal.js';
+import { QuietWindow } from '../politeness/quiet-window.js';
 import { IdleBackoff } from '../queue/idle-backoff.js';
+import { QueueEpoch } from '../queue/queue-epoch.js';
+import { idleProbe } from '../queue/idle-probe.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
 import type { QueueContext } from '../queue/queue-context.js';
 import { QueueCore } from '../queue/queue-core.js';
@@ -55,6 +58,10 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   private readonly wake = new WakeSignal();
   /** The requests this client locked that Crawlee has not started yet (see {@link LockedAhead}). */
   private readonly lockedAhead = new LockedAhead();
+  /** Answers Crawlee's look-ahead lock call right after a polite hand-out (see {@link QuietWindow}). */
+  private readonly quiet = new QuietWindow();
+  /** The queue this client started on, checked before Crawlee may finish (see {@link QueueEpoch}). */
+  private readonly epoch: QueueEpoch;
   /** The producer leases this client took (`holdOpen`) and has not released yet. */
   private readonly leases = new Set<ProducerLease>();
 
@@ -66,8 +73,12 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   constructor(ctx: QueueContext, id: string, clientKey: string) {
     this.ctx = ctx;
-    this.core = ctx.shards > 1 ? new ShardedQueueCore(ctx, id, clientKey) : new QueueCore(ctx, id, clientKey);
-    this.idle = new IdleBackoff(ctx.shards, ctx.idleBackoff);
+    const core = ctx.shards > 1 ? new ShardedQueueCore(ctx, id, clientKey) : new QueueCore(ctx, id, clientKey);
+    this.core = core;
+    this.epoch = new QueueEpoch(() => this.redis, (core instanceof ShardedQueueCore ? core.cores[0]! : core).keys.meta, id);
+    // A polite queue's lock call says when its next host opens, and a feed's lock call drains the feed: no probe there.
+    const probe = ctx.politeness || ctx.startUrls ? undefined : idleProbe(ctx.connection, core instanceof ShardedQueueCore ? core.cores : [core], ctx.clockOffsetMs);
+    this.idle = new IdleBackoff(ctx.shards, ctx.idleBackoff, probe);
   }
 
   /** Queue id (for a named queue: its name). */
@@ -155,6 +166,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async addRequest(request: RequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
     this.idle.reset();
+    this.quiet.clear();
     const [processed] = await this.core.add([request], options.forefront ?? false).finally(() => this.wake.notify());
     const { requestId, wasAlreadyPresent, wasAlreadyHandled } = processed!;
     return { requestId, wasAlreadyPresent, wasAlreadyHandled };
@@ -170,6 +182,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async batchAddRequests(requests: RequestSchema[], options: RequestOptions = {}): Promise<BatchAddRequestsResult> {
     this.idle.reset();
+    this.quiet.clear();
     const processedRequests = await this.core.add(requests, options.forefront ?? false).finally(() => this.wake.notify());
     return { processedRequests, unprocessedRequests: [] };
   }
@@ -193,6 +206,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   async updateRequest(request: UpdateRequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
     // A reclaim makes a request available; a handled one frees its host's slot on a polite queue.
     this.idle.reset();
+    this.quiet.clear();
     if (request.id !== undefined) this.lockedAhead.started(request.id);
     // After the script ran: a waiting lock call that asks again sees the slot freed and the host's new open time.
     return this.core.update(request, options.forefront ?? false).finally(() => this.wake.notify());
@@ -211,19 +225,28 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * all) and locks then.
    * @param options - `limit` (default 25, at most 1000) and `lockSecs`
    * @throws {@link InvalidOptionsError} for a bad limit or lock time
+   * @throws {@link QueueMissingError} when the queue's metadata is gone (dropped, or Redis lost its data) or the queue
+   *   was created again since this client first locked from it (checked when the queue looks finished)
    */
   async listAndLockHead(options: ListAndLockOptions): Promise<ListAndLockHeadResult> {
     // A polite queue whose hosts all wait says when the first opens: wait for it (bounded), not for the next blind poll.
     const limit = options.limit ?? 25;
     const lock = () => this.core.lockHead(limit, options.lockSecs);
-    return this.idle.lock(limit, options.lockSecs, async () => {
+    const quiet = this.quiet.answer(limit, options.lockSecs, this.lockedAhead.any());
+    if (quiet) return quiet;
+    const result = await this.idle.lock(limit, options.lockSecs, async () => {
       const result = await lockWhenOpen(lock, this.ctx.maxHostWaitMs, this.wake, () => !this.lockedAhead.any());
       this.lockedAhead.add(
         result.items.map((item) => item.id),
         options.lockSecs,
       );
+      this.quiet.after(result);
       return result;
     });
+    // A queue that looks finished must still be the one this client started on (not one re-created since).
+    await this.epoch.remember();
+    if (limit > 0 && result.items.length === 0 && !result.queueHasLockedRequests) await this.epoch.check();
+    return result;
   }
 
   /**
@@ -261,6 +284,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async deleteRequestLock(id: string, options: DeleteRequestLockOptions = {}): Promise<void> {
     this.idle.reset();
+    this.quiet.clear();
     this.lockedAhead.started(id);
     await this.core.locks.release(id, options.forefront ?? false).finally(() => this.wake.notify());
   }

@@ -4,6 +4,7 @@
 -- `took`: whether this call locked anything. Keys as in list-and-lock-head.lua (KEYS[14] producer leases).
 -- `pre` (optional): meta's firstClient, multipleClients and modifiedAt as the caller read them earlier in the same
 -- script (one HMGET for all of them), as { first, multiple, modifiedAt }; without it they are read here.
+--- @include "queue-gone"
 local function finishFlags(out, now, clientKey, took, keepOpen, pre)
   local multiple = nil
   if pre then multiple = pre.multiple end
@@ -28,9 +29,12 @@ local function finishFlags(out, now, clientKey, took, keepOpen, pre)
   if pre then
     if multiple then out[2] = 1 end
     out[4] = pre.modifiedAt or ''
-    return out
+  else
+    if redis.call('HEXISTS', KEYS[1], 'multipleClients') == 1 then out[2] = 1 end
+    out[4] = redis.call('HGET', KEYS[1], 'modifiedAt') or ''
   end
-  if redis.call('HEXISTS', KEYS[1], 'multipleClients') == 1 then out[2] = 1 end
-  out[4] = redis.call('HGET', KEYS[1], 'modifiedAt') or ''
+  -- Every opened queue's meta has modifiedAt (create-queue.lua): none on a call that found nothing means the queue
+  -- is gone, which must not read as a finished crawl (a read this call makes anyway: no command more).
+  if out[4] == '' and not took then return queueGone() end
   return out
 end

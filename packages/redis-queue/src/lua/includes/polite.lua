@@ -14,6 +14,7 @@
 --   p:delayed    ZSET  request id -> not-before (ms): reclaimed requests waiting for their retry backoff
 -- meta fields politeMinDelayMs / politeMaxConc (0: unlimited) are set once, by create-queue.lua.
 --- @include "meta-number"
+--- @include "queue-gone"
 local PK = string.sub(KEYS[1], 1, -5) .. 'p:'
 local P_HOSTS, P_NEXT, P_FLIGHT, P_HOSTOF, P_DELAYED = PK .. 'hosts', PK .. 'next', PK .. 'flight', PK .. 'hostof', PK .. 'delayed'
 
@@ -33,7 +34,7 @@ end
 -- polite client must not mistake for a settings mismatch.
 local function politeRefusal()
   if redis.call('EXISTS', KEYS[1]) == 0 then
-    return redis.error_reply(ERR_QUEUE_MISSING .. " the queue's metadata is gone: the queue was dropped or purged away, or Redis lost its data (a restart without persistence)")
+    return queueGone()
   end
   return redis.error_reply(ERR_POLITENESS .. ' the queue was created without politeness')
 end
