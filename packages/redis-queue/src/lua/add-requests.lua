@@ -13,7 +13,7 @@
   it, and its filter op is not applied). Feed items that could not be parsed become dead letters with the reason.
 
   KEYS[1] meta      HASH  queue metadata and counters (total, pending, handled, fseq, qhead, deadSeq, ...)
-  KEYS[2] data      HASH  request id -> format-2 record (src/queue/record-format.ts), unhandled requests only
+  KEYS[2] data      HASH  request id -> format-2 record (src/core/record-format.ts), unhandled requests only
   KEYS[3] fifo      LIST  ids of FIFO requests, oldest first (includes/queue-order.lua: the order of a queue)
   KEYS[4] front     LIST  "<seq> <id>" of forefront requests, newest first
   KEYS[5] locks     ZSET  request id -> lock expiry (ms, Redis time)

@@ -1,6 +1,6 @@
 import type { LockHeadResult } from '../politeness/lock-when-open.js';
-import type { ConnectionHandle } from '../redis/connection.js';
-import type { QueueKeys } from '../redis/keys.js';
+import type { ConnectionHandle } from '../core/connection.js';
+import type { QueueKeys } from '../core/keys.js';
 
 /** One queue (or shard) an idle probe looks at: its keys and its lock call. */
 export interface ProbeTarget {

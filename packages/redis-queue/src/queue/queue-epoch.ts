@@ -1,4 +1,4 @@
-import type { RedisConnection } from '../redis/connection.js';
+import type { RedisConnection } from '../core/connection.js';
 import { QueueMissingError } from '../errors/queue-missing-error.js';
 
 /**
