@@ -255,9 +255,13 @@ export class QueueCore implements QueueCoreApi {
   update(request: UpdateRequestSchema, forefront: boolean): Promise<QueueOperationInfo> {
     const encoded = encodeRequest(request, this.ledger.heldUniqueKeys);
     const polite = this.politeness.updateEntry(encoded.url, (request as { retryCount?: unknown }).retryCount, encoded.handled);
-    this.workerStats.updated(request);
     this.ledger.forget(encoded.id);
-    return this.batches.update({ encoded, forefront, failed: encoded.handled && classifyUpdate(request) === 'failed', polite });
+    // Counted once the script answered, and only when this update did something: a request another worker handled
+    // meanwhile (its lock had lapsed and was refetched) was not handled here, so "succeeded" never exceeds "handled".
+    return this.batches.update({ encoded, forefront, failed: encoded.handled && classifyUpdate(request) === 'failed', polite }).then((info) => {
+      if (!info.wasAlreadyHandled) this.workerStats.updated(request);
+      return info;
+    });
   }
 
   /**

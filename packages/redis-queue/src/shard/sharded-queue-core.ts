@@ -265,8 +265,11 @@ export class ShardedQueueCore implements QueueCoreApi {
    * @param forefront - a reclaimed request goes to the head of its shard */
   update(request: UpdateRequestSchema, forefront: boolean): Promise<QueueOperationInfo> {
     this.held.delete(request.id);
-    this.workerStats.updated(request);
-    return this.cores[this.shardOfRequest(request)]!.update(request, forefront);
+    // Counted as the one-shard core counts: once answered, and not for a request another worker handled meanwhile.
+    return this.cores[this.shardOfRequest(request)]!.update(request, forefront).then((info) => {
+      if (!info.wasAlreadyHandled) this.workerStats.updated(request);
+      return info;
+    });
   }
 
   /** Deletes one request (from its shard; from every shard when this client does not know it). @param rid - id */

@@ -61,6 +61,32 @@ describe('worker stats', () => {
     expect(await world.redis.pttl(key)).toBeGreaterThan(500_000);
   });
 
+  it('a request handled by another worker meanwhile (a refetch after a lapsed lock) is not counted as succeeded twice', async () => {
+    for (const shards of [1, 3]) {
+      if (shards > 1) await world.cleanup();
+      world = createWorld(backend, `refetch-${shards}`, { shards, workerStats: { intervalSecs: 0.1, ttlSecs: 5 } });
+      const a = await world.client('slow');
+      const b = await world.client('fast');
+      await a.batchAddRequests([req(1), req(2)]);
+      const { items } = await a.listAndLockHead({ limit: 2, lockSecs: 30 });
+      const first = items.find((item) => item.uniqueKey === req(1).uniqueKey)!;
+      // The other worker got the request (its lock had lapsed) and finished it first. (A worker publishes from its
+      // first lock call on.)
+      await b.listAndLockHead({ limit: 1, lockSecs: 30 });
+      await b.updateRequest({ ...req(1), id: first.id, handledAt: new Date().toISOString() });
+      const late = await a.updateRequest({ ...req(1), id: first.id, handledAt: new Date().toISOString() });
+      expect(late.wasAlreadyHandled).toBe(true);
+      const second = items.find((item) => item.uniqueKey === req(2).uniqueKey)!;
+      await a.updateRequest({ ...req(2), id: second.id, handledAt: new Date().toISOString() });
+      await sleep(400);
+      const admin = world.admin();
+      const byClient = Object.fromEntries((await admin.workers()).map((w) => [w.clientKey, w.handled]));
+      expect(byClient, `shards ${shards}`).toEqual({ slow: 1, fast: 1 });
+      expect((await admin.crawlStats()).handled).toBe(2);
+      expect((await admin.stats()).handled).toBe(2);
+    }
+  });
+
   it('a worker silent longer than its TTL shows as dead, and is pruned after the retention', async () => {
     world = createWorld(backend);
     const c = await world.client('w1', { workerStats: { intervalSecs: 0.1, ttlSecs: 0.3 } });
