@@ -24,11 +24,6 @@ import {
   type UniqueKeySink,
   type UniqueKeyTransform,
 } from '@crawlee-distributed/redis-kit/seam';
-import { lockWhenOpen } from '../politeness/lock-when-open.js';
-import { LockedAhead } from '../politeness/locked-ahead.js';
-import { WakeSignal } from '../politeness/wake-signal.js';
-import { QuietWindow } from '../politeness/quiet-window.js';
-import { IdleBackoff } from '../queue/idle-backoff.js';
 import { QueueEpoch } from '../queue/queue-epoch.js';
 import { idleProbe } from '../queue/idle-probe.js';
 import { UnsupportedOperationError } from '../errors/unsupported-operation-error.js';
@@ -38,6 +33,7 @@ import type { QueueCoreApi } from '../queue/queue-core-api.js';
 import { claimShardLayout } from '../shard/shard-layout.js';
 import { assertNotShardName } from '../shard/shard-keys.js';
 import { ShardedQueueCore } from '../shard/sharded-queue-core.js';
+import { LockDispatch } from './lock-dispatch.js';
 import { openProducerLease, type ProducerLease, type ProducerLeaseOptions } from '../lease/producer-lease.js';
 import type { RedisConnection } from '../core/connection.js';
 import type { QueueKeys } from '../core/keys.js';
@@ -52,14 +48,8 @@ import type { PolitenessStats } from '../politeness/politeness-stats.js';
 export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilterSink, UniqueKeySink {
   private readonly core: QueueCoreApi;
   private readonly ctx: QueueContext;
-  /** The back-off of this client while it finds nothing at all (see {@link IdleBackoff}). */
-  private readonly idle: IdleBackoff;
-  /** Ends this client's polite waits when it changed what is available (see {@link WakeSignal}). */
-  private readonly wake = new WakeSignal();
-  /** The requests this client locked that Crawlee has not started yet (see {@link LockedAhead}). */
-  private readonly lockedAhead = new LockedAhead();
-  /** Answers Crawlee's look-ahead lock call right after a polite hand-out (see {@link QuietWindow}). */
-  private readonly quiet = new QuietWindow();
+  /** How this client's lock calls reach Redis and what ends their waits (see {@link LockDispatch}). */
+  private readonly dispatch: LockDispatch;
   /** The queue this client started on, checked before Crawlee may finish (see {@link QueueEpoch}). */
   private readonly epoch: QueueEpoch;
   /** The producer leases this client took (`holdOpen`) and has not released yet. */
@@ -78,7 +68,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
     this.epoch = new QueueEpoch(() => this.redis, (core instanceof ShardedQueueCore ? core.cores[0]! : core).keys.meta, id);
     // A polite queue's lock call says when its next host opens, and a feed's lock call drains the feed: no probe there.
     const probe = ctx.politeness || ctx.startUrls ? undefined : idleProbe(ctx.connection, core instanceof ShardedQueueCore ? core.cores : [core], ctx.clockOffsetMs);
-    this.idle = new IdleBackoff(ctx.shards, ctx.idleBackoff, probe);
+    this.dispatch = new LockDispatch(core, ctx.maxHostWaitMs, ctx.shards, ctx.idleBackoff, probe);
   }
 
   /** Queue id (for a named queue: its name). */
@@ -165,9 +155,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @throws {@link InvalidRequestError} for a request that cannot be stored (nothing is written)
    */
   async addRequest(request: RequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
-    this.idle.reset();
-    this.quiet.clear();
-    const [processed] = await this.core.add([request], options.forefront ?? false).finally(() => this.wake.notify());
+    const [processed] = await this.dispatch.change(undefined, () => this.core.add([request], options.forefront ?? false));
     const { requestId, wasAlreadyPresent, wasAlreadyHandled } = processed!;
     return { requestId, wasAlreadyPresent, wasAlreadyHandled };
   }
@@ -181,16 +169,14 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @throws {@link InvalidRequestError} when any request cannot be stored (checked before anything is written)
    */
   async batchAddRequests(requests: RequestSchema[], options: RequestOptions = {}): Promise<BatchAddRequestsResult> {
-    this.idle.reset();
-    this.quiet.clear();
-    const processedRequests = await this.core.add(requests, options.forefront ?? false).finally(() => this.wake.notify());
+    const processedRequests = await this.dispatch.change(undefined, () => this.core.add(requests, options.forefront ?? false));
     return { processedRequests, unprocessedRequests: [] };
   }
 
   /** Reads one request; an entry that cannot be read is moved to the dead letters and reads as undefined.
    * @param id - the request id */
   async getRequest(id: string): Promise<RequestOptions | undefined> {
-    this.lockedAhead.started(id);
+    this.dispatch.started(id);
     return this.core.getRequest(id);
   }
 
@@ -205,16 +191,12 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    */
   async updateRequest(request: UpdateRequestSchema, options: RequestOptions = {}): Promise<QueueOperationInfo> {
     // A reclaim makes a request available; a handled one frees its host's slot on a polite queue.
-    this.idle.reset();
-    this.quiet.clear();
-    if (request.id !== undefined) this.lockedAhead.started(request.id);
-    // After the script ran: a waiting lock call that asks again sees the slot freed and the host's new open time.
-    return this.core.update(request, options.forefront ?? false).finally(() => this.wake.notify());
+    return this.dispatch.change(request.id, () => this.core.update(request, options.forefront ?? false));
   }
 
   /** Deletes one request and moves the counters. @param id - the request id */
   async deleteRequest(id: string): Promise<unknown> {
-    this.lockedAhead.started(id);
+    this.dispatch.started(id);
     return this.core.deleteRequest(id);
   }
 
@@ -231,18 +213,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
   async listAndLockHead(options: ListAndLockOptions): Promise<ListAndLockHeadResult> {
     // A polite queue whose hosts all wait says when the first opens: wait for it (bounded), not for the next blind poll.
     const limit = options.limit ?? 25;
-    const lock = () => this.core.lockHead(limit, options.lockSecs);
-    const quiet = this.quiet.answer(limit, options.lockSecs, this.lockedAhead.any());
-    if (quiet) return quiet;
-    const result = await this.idle.lock(limit, options.lockSecs, async () => {
-      const result = await lockWhenOpen(lock, this.ctx.maxHostWaitMs, this.wake, () => !this.lockedAhead.any());
-      this.lockedAhead.add(
-        result.items.map((item) => item.id),
-        options.lockSecs,
-      );
-      this.quiet.after(result);
-      return result;
-    });
+    const result = await this.dispatch.lock(limit, options.lockSecs);
     // A queue that looks finished must still be the one this client started on (not one re-created since).
     await this.epoch.remember();
     if (limit > 0 && result.items.length === 0 && !result.queueHasLockedRequests) await this.epoch.check();
@@ -260,7 +231,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @throws {@link RequestNotFoundError} for an unknown id
    */
   async prolongRequestLock(id: string, options: ProlongRequestLockOptions): Promise<ProlongRequestLockResult> {
-    this.lockedAhead.started(id);
+    this.dispatch.started(id);
     return { lockExpiresAt: new Date(await this.core.locks.prolong(id, options?.lockSecs, options?.forefront ?? false)) };
   }
 
@@ -283,10 +254,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @param options - `forefront`
    */
   async deleteRequestLock(id: string, options: DeleteRequestLockOptions = {}): Promise<void> {
-    this.idle.reset();
-    this.quiet.clear();
-    this.lockedAhead.started(id);
-    await this.core.locks.release(id, options.forefront ?? false).finally(() => this.wake.notify());
+    await this.dispatch.change(id, () => this.core.locks.release(id, options.forefront ?? false));
   }
 
   /**
@@ -296,7 +264,7 @@ export class RedisRequestQueueClient implements RequestQueueClient, EnqueueFilte
    * @returns the number of locks released
    */
   async releaseLocks(): Promise<number> {
-    this.lockedAhead.clear();
+    this.dispatch.releasedAll();
     return this.core.locks.releaseAll();
   }
 
