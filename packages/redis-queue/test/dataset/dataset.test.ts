@@ -122,7 +122,7 @@ for (const kind of ['ioredis6-resp3', 'cluster-ioredis6'] as BackendKind[]) {
       const dir = mkdtempSync(join(tmpdir(), 'ds-export-'));
       const progress: number[] = [];
       const jsonl = join(dir, 'out.jsonl');
-      expect(await exportDataset({ redis, keyPrefix, name, format: 'jsonl', output: jsonl, chunkSize: 10, onProgress: (p) => progress.push(p.written) })).toEqual({ items: 25, duplicates: 0 });
+      expect(await exportDataset({ redis, keyPrefix, name, format: 'jsonl', output: jsonl, chunkSize: 10, onProgress: (p) => progress.push(p.written) })).toEqual({ items: 25, duplicates: 0, withoutField: 0 });
       expect(progress).toEqual([10, 20, 25]);
       expect(readFileSync(jsonl, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(rows);
       const csv = join(dir, 'out.csv');
