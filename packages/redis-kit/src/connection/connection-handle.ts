@@ -2,6 +2,7 @@ import { log } from 'crawlee';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { CrawleeRedisError } from '../errors/crawlee-redis-error.js';
 import { redactedCause } from '../errors/redacted-cause.js';
+import { RedisAuthError } from '../errors/redis-auth-error.js';
 import { RedisTlsError } from '../errors/redis-tls-error.js';
 import { RedisUnreachableError } from '../errors/redis-unreachable-error.js';
 import { maskRedisUrl } from '../url/mask-redis-url.js';
@@ -235,6 +236,10 @@ export class ConnectionHandle {
     } catch (error) {
       // "Connection is closed." of a command flushed when the budget ran out says less than the budget's error.
       if (this.lost && !(error instanceof RedisUnreachableError)) throw this.lost;
+      // A caller's connection that never authenticated (no or wrong password): every command answers NOAUTH or
+      // WRONGPASS, whatever script or layer sent it; typed as the first connect of an owned connection is.
+      const message = error instanceof Error ? error.message : String(error);
+      if (/^(NOAUTH|WRONGPASS)\b/.test(message)) throw new RedisAuthError(this.owned ? this.url : describeConnection(this.redis), message, { cause: redactedCause(error) });
       // A command or script the user's ACL refuses: say which, typed, whatever layer ran it.
       throw permissionErrorOf(error, this.packageName, this.permissionAdvice !== undefined ? { advice: this.permissionAdvice } : {}) ?? error;
     } finally {

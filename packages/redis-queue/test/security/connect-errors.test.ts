@@ -58,6 +58,27 @@ describe('the first connect classifies what Redis answered', () => {
     expect(elapsed).toBeLessThan(5_000);
   });
 
+  it('a connection of your own with no or a wrong password: RedisAuthError too, not a script error, nothing written', async () => {
+    const admin = new Redis(secured.port, '127.0.0.1', secured.adminOptions);
+    try {
+      const before = await admin.dbsize();
+      for (const [options, reply] of [[{}, 'NOAUTH'], [{ username: 'worker', password: `wrong-${PASSWORD}` }, 'WRONGPASS']] as const) {
+        const own = new Redis(secured.port, '127.0.0.1', { ...options, lazyConnect: true, maxRetriesPerRequest: 1 });
+        const storage = new RedisStorageClient({ redis: own, keyPrefix: 'sec-own', shards: 2 });
+        const error = await storage.requestQueues().getOrCreate('q').then(() => undefined, (e: unknown) => e);
+        await storage.close();
+        own.disconnect();
+        expect(error, String(error)).toBeInstanceOf(RedisAuthError);
+        expect((error as RedisAuthError).reply).toBe(reply);
+        expect((error as RedisAuthError).url).toBe(`redis://127.0.0.1:${secured.port}`);
+        expect(inspect(error, { depth: 20 })).not.toContain(PASSWORD);
+      }
+      expect(await admin.dbsize()).toBe(before);
+    } finally {
+      admin.disconnect();
+    }
+  });
+
   it('a DB index out of range: RedisDatabaseError, and nothing is written to database 0', async () => {
     const admin = new Redis(secured.port, '127.0.0.1', secured.adminOptions);
     try {
