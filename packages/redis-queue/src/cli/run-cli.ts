@@ -79,7 +79,8 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
     const prefix = argv[argv.indexOf('--key-prefix') + 1];
     const shown = permissionErrorOf(error, 'crawlee-redis', { advice: queueAclAdvice(argv.includes('--key-prefix') && prefix ? prefix : 'crawlee') }) ?? wrongTypeErrorOf(error) ?? error;
     const { message, advice } = cliErrorText(shown);
-    io.stderr.write(`${maskCredentials(`crawlee-redis: ${message}`)}${advice ? ` ${advice}` : ''}\n`);
+    // A typed error that names its package already ("crawlee-redis: Redis refused ...") is not prefixed twice.
+    io.stderr.write(`${maskCredentials(`crawlee-redis: ${message.replace(/^crawlee-redis: /, '')}`)}${advice ? ` ${advice}` : ''}\n`);
     return usage ? EXIT.usage : EXIT.failure;
   }
 }

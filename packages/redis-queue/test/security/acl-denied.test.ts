@@ -61,6 +61,7 @@ describe('ACL refusals are RedisPermissionError with the rules to add', () => {
     const { code, stderr } = await cli(['stats', 'q', '--redis', asUser(users.otherKeys), '--key-prefix', prefix]);
     expect(code).toBe(1);
     expect(stderr).not.toMatch(/^crawlee-redis: NOPERM/);
+    expect(stderr).not.toContain('crawlee-redis: crawlee-redis:');
     expect(stderr).toContain('Redis refused this user');
     expect(stderr).toContain(`~{${prefix}:rq:*`);
   });
@@ -68,6 +69,7 @@ describe('ACL refusals are RedisPermissionError with the rules to add', () => {
   it('crawlee-redis ls (plain commands, no script) as that user: the same typed message', async () => {
     const { code, stderr } = await cli(['ls', '--redis', asUser(users.otherKeys), '--key-prefix', prefix]);
     expect(code).toBe(1);
+    expect(stderr).not.toContain('crawlee-redis: crawlee-redis:');
     expect(stderr).toContain('Redis refused this user');
     expect(stderr).toContain(`~${prefix}:rq:index`);
   });

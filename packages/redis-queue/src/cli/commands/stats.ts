@@ -24,7 +24,8 @@ export async function queueSnapshot(admin: RedisQueueAdmin) {
       stopped: workers.filter((w) => w.state === 'stopped').length,
       dead: workers.filter((w) => w.state === 'dead').length,
     },
-    rate: workers.filter((w) => w.state === 'alive').reduce((sum, w) => sum + w.rate, 0),
+    // Rounded to the 3 decimals the workers publish (a sum of floats would print 49.95099999999999).
+    rate: Math.round(workers.filter((w) => w.state === 'alive').reduce((sum, w) => sum + w.rate, 0) * 1000) / 1000,
     workerList: workers,
     politeness,
   };
