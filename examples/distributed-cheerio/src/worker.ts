@@ -2,12 +2,14 @@
  * A distributed CheerioCrawler: start this file in as many processes, on as many machines, as you like, all on one
  * Redis. They share one request queue (a request a worker takes is locked, not popped: if the worker dies, the
  * request comes back), fingerprint every request like Scrapy, and drop duplicates through one Bloom filter, so each
- * page is crawled once by one of them. The records land in one Redis dataset named after the queue.
+ * page is crawled by one of them. The records land in one Redis dataset named after the queue; a worker killed
+ * mid-page has that page fetched again by another (nothing is lost), so a page may be recorded twice: export with
+ * `--unique-by url`.
  *
  *   npx turbo run build --filter=distributed-cheerio...   # then, in each of N terminals (or machines):
  *   REDIS_URL=redis://127.0.0.1:6379 START_URL=https://crawlee.dev/ QUEUE=my-crawl node examples/distributed-cheerio/dist/worker.js
  *   (or, without building: npx tsx examples/distributed-cheerio/src/worker.ts)
- *   npx crawlee-redis export my-crawl --output results.jsonl   # the records, once every worker has exited
+ *   npx crawlee-redis export my-crawl --unique-by url --output results.jsonl   # once every worker has exited
  *
  * Only the packages' public entries are used. The demo runner (`npm start`) runs this same crawler, adding its own
  * behaviour through the options below: src/worker/create-crawler.ts and src/worker/open-queue.ts.
@@ -115,9 +117,13 @@ export function createWorkerCrawler(queue: RequestQueue, options: WorkerCrawlerO
 /** One worker process: crawls until the queue is finished (nothing available, no lock held by anyone), then exits. */
 async function main(): Promise<void> {
   const { REDIS_URL = 'redis://127.0.0.1:6379', START_URL, QUEUE = 'distributed-cheerio', CONCURRENCY = '10' } = process.env;
+  // Checked before anything is written: a bad setting must not seed the queue first.
+  const concurrency = Number(CONCURRENCY);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`CONCURRENCY must be a whole number, 1 or more (got "${CONCURRENCY}")`);
+  if (START_URL !== undefined && !/^https?:\/\/[^/]/i.test(START_URL)) throw new Error(`START_URL must be an http(s) URL (got "${START_URL}")`);
   const redis = new Redis(REDIS_URL);
   const { queue, store, storageClient } = await openSharedQueue({ redis, queueName: QUEUE });
-  const crawler = createWorkerCrawler(queue, { concurrency: Number(CONCURRENCY) });
+  const crawler = createWorkerCrawler(queue, { concurrency });
   // Ctrl-C / SIGTERM: finish the pages in flight; close() below hands the other locked requests back at once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => crawler.stop(`${signal} received`));
   // Every worker may pass the start URL: the dedup lets it into the queue once per crawl.
@@ -129,4 +135,10 @@ async function main(): Promise<void> {
 }
 
 // Run when started as a script (node dist/worker.js, tsx src/worker.ts), not when imported by the demo runner.
-if (/[\\/]worker\.[cm]?[jt]s$/.test(process.argv[1] ?? '')) await main();
+if (/[\\/]worker\.[cm]?[jt]s$/.test(process.argv[1] ?? '')) {
+  // One line with the error's name (typed errors say what to do), not a stack trace.
+  await main().catch((error: Error) => {
+    console.error(`worker failed: ${error.name}: ${error.message}`);
+    process.exit(1);
+  });
+}

@@ -54,6 +54,24 @@ describe('src/worker.ts, the worker to copy', () => {
     for (const specifier of imports) expect(ALLOWED_IMPORTS, `import '${specifier}'`).toContain(specifier);
   });
 
+  it('a bad CONCURRENCY or START_URL: one line naming it, exit 1, nothing written to Redis', async () => {
+    const bad = `${queueName}-bad`;
+    for (const env of [{ CONCURRENCY: '0' }, { CONCURRENCY: 'abc' }, { START_URL: 'notaurl' }]) {
+      const { code, output } = await runWorker({ REDIS_URL: redisUrl, QUEUE: bad, START_URL: 'http://127.0.0.1:9/', ...env });
+      expect(code, output).toBe(1);
+      expect(output).toMatch(/^worker failed: Error: (CONCURRENCY|START_URL) must be/m);
+      expect(output).not.toMatch(/^\s+at /m);
+    }
+    const redis = new Redis(redisUrl);
+    try {
+      const keys: string[] = [];
+      for await (const batch of redis.scanStream({ match: `*${bad}*`, count: 1000 })) keys.push(...(batch as string[]));
+      expect(keys).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it('is shown whole in the README', () => {
     expect(readFileSync(README, 'utf8')).toContain(source.trimEnd());
   });
