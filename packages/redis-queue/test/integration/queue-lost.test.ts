@@ -1,12 +1,9 @@
-import { startRedisServer, type RedisServerHandle } from '@crawlee-distributed/test-utils';
 import { BasicCrawler, Configuration, log } from 'crawlee';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QueueMissingError } from '../../src/errors/queue-missing-error.js';
 import { openRedisRequestQueue } from '../../src/open-redis-request-queue.js';
 import { queueKeys } from '../../src/core/keys.js';
-import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
-import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
+import { ownRedis, rejection } from '../helpers/own-redis.js';
 import { req } from '../helpers/world.js';
 
 // A Redis that comes back empty under running workers (FLUSHALL, a restart without persistence): the queue's
@@ -14,31 +11,8 @@ import { req } from '../helpers/world.js';
 // and finish "successfully"): a lock call that finds nothing, an add and a request update answer QueueMissingError,
 // and a crawler's run() rejects with it.
 
-let server: RedisServerHandle;
-let admin: Redis;
-const storages: RedisStorageClient[] = [];
-beforeAll(async () => {
-  server = await startRedisServer();
-  admin = new Redis(server.url);
-});
-afterAll(async () => {
-  for (const s of storages) await s.close();
-  await admin.quit();
-  await server.destroy();
-});
-
-async function open(name: string, options: ConstructorParameters<typeof RedisStorageClient>[0] = {}, clientKey = 'a'): Promise<RedisRequestQueueClient> {
-  const storage = new RedisStorageClient({ redis: server.url, workerStats: false, ...options });
-  storages.push(storage);
-  await storage.requestQueues().getOrCreate(name);
-  return storage.requestQueue(name, { clientKey }) as RedisRequestQueueClient;
-}
-
-const rejection = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+const redis = ownRedis();
+const { open } = redis;
 
 describe('a queue whose Redis lost its data', () => {
   for (const shards of [1, 3]) {
@@ -52,7 +26,7 @@ describe('a queue whose Redis lost its data', () => {
       // b has been running too (a client's very first call on a queue it never used creates the queue).
       expect((await b.listAndLockHead({ limit: 1, lockSecs: 60 })).items).toHaveLength(1);
 
-      await admin.flushall();
+      await redis.admin.flushall();
 
       const handled = await rejection(a.updateRequest({ ...req(1), id: locked!.id, handledAt: new Date().toISOString() }));
       const nextA = await rejection(a.listAndLockHead({ limit: 5, lockSecs: 60 }));
@@ -63,8 +37,8 @@ describe('a queue whose Redis lost its data', () => {
         expect((error as Error).message).toMatch(/metadata is gone.*Redis lost its data.*appendonly/s);
       }
       // Only the workers' heartbeats (their own key, which expires) were written since.
-      expect((await admin.keys('*')).filter((key) => !key.endsWith(':live'))).toEqual([]);
-      expect(await admin.exists(queueKeys('crawlee', name).meta)).toBe(0);
+      expect((await redis.admin.keys('*')).filter((key) => !key.endsWith(':live'))).toEqual([]);
+      expect(await redis.admin.exists(queueKeys('crawlee', name).meta)).toBe(0);
     });
   }
 
@@ -73,7 +47,7 @@ describe('a queue whose Redis lost its data', () => {
     await old.batchAddRequests([req(1), req(2)]);
     const [locked] = (await old.listAndLockHead({ limit: 1, lockSecs: 60 })).items;
     expect(locked).toBeDefined();
-    await admin.flushall();
+    await redis.admin.flushall();
     await new Promise((resolve) => setTimeout(resolve, 5));
     const late = await open('lost-epoch', {}, 'late');
     expect(await late.listAndLockHead({ limit: 5, lockSecs: 60 })).toMatchObject({ items: [], queueHasLockedRequests: false });
@@ -83,7 +57,7 @@ describe('a queue whose Redis lost its data', () => {
   });
 
   it("a crawler's run() rejects with QueueMissingError instead of finishing with the pages lost", async () => {
-    const queue = await openRedisRequestQueue('lost-crawl', { redis: server.url, keyPrefix: 'lostcrawl', workerStats: false, requestHandlerTimeoutSecs: 10 });
+    const queue = await openRedisRequestQueue('lost-crawl', { redis: redis.url, keyPrefix: 'lostcrawl', workerStats: false, requestHandlerTimeoutSecs: 10 });
     await queue.addRequests(Array.from({ length: 50 }, (_, i) => req(100 + i)));
     let handled = 0;
     let flushed = false;
@@ -97,7 +71,7 @@ describe('a queue whose Redis lost its data', () => {
           handled++;
           if (handled === 5 && !flushed) {
             flushed = true;
-            await admin.flushall();
+            await redis.admin.flushall();
           }
           await queue.addRequest({ url: `${request.url}/next`, uniqueKey: `${request.uniqueKey}/next` });
         },
@@ -109,7 +83,7 @@ describe('a queue whose Redis lost its data', () => {
     expect(flushed).toBe(true);
     expect(error).toBeInstanceOf(QueueMissingError);
     // Nothing re-created the queue under the crawler.
-    expect(await admin.exists(queueKeys('lostcrawl', 'lost-crawl').meta)).toBe(0);
+    expect(await redis.admin.exists(queueKeys('lostcrawl', 'lost-crawl').meta)).toBe(0);
     await queue.close?.().catch(() => undefined);
   }, 60_000);
 });

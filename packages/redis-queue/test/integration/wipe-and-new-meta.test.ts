@@ -1,43 +1,17 @@
-import { startRedisServer, type RedisServerHandle } from '@crawlee-distributed/test-utils';
 import { log } from 'crawlee';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PolitenessMismatchError } from '../../src/errors/politeness-mismatch-error.js';
 import { QueueMissingError } from '../../src/errors/queue-missing-error.js';
 import { queueKeys } from '../../src/core/keys.js';
-import type { RedisRequestQueueClient } from '../../src/storage/redis-request-queue-client.js';
-import { RedisStorageClient } from '../../src/storage/redis-storage-client.js';
+import { ownRedis, rejection } from '../helpers/own-redis.js';
 import { req } from '../helpers/world.js';
 
 // A Redis wiped under running polite workers (FLUSHALL) must read as a queue gone, from every call, and no call may
 // re-create the metadata without its politeness; a new queue (sharded or not) is format 2 from its first write, so
 // it is never "migrated from 0.1".
 
-let server: RedisServerHandle;
-let admin: Redis;
-const storages: RedisStorageClient[] = [];
-beforeAll(async () => {
-  server = await startRedisServer();
-  admin = new Redis(server.url);
-});
-afterAll(async () => {
-  for (const s of storages) await s.close();
-  await admin.quit();
-  await server.destroy();
-});
-
-async function open(name: string, options: ConstructorParameters<typeof RedisStorageClient>[0] = {}, clientKey = 'a'): Promise<RedisRequestQueueClient> {
-  const storage = new RedisStorageClient({ redis: server.url, workerStats: false, ...options });
-  storages.push(storage);
-  await storage.requestQueues().getOrCreate(name);
-  return storage.requestQueue(name, { clientKey }) as RedisRequestQueueClient;
-}
-
-const rejection = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+const redis = ownRedis();
+const { open } = redis;
 
 describe('a wipe while polite workers run', () => {
   it('every polite call answers QueueMissingError (never a politeness mismatch), and none re-creates the meta', async () => {
@@ -59,7 +33,7 @@ describe('a wipe while polite workers run', () => {
     // started, may be answered locally: src/politeness/quiet-window.ts).
     await b.getRequest(got[0]!.id);
 
-    await admin.flushall();
+    await redis.admin.flushall();
 
     // The worker finishing its request first (mark handled), then both asking for more.
     const handled = await rejection(a.updateRequest({ ...req(1), id: locked!.id, handledAt: new Date().toISOString() }));
@@ -72,7 +46,7 @@ describe('a wipe while polite workers run', () => {
     expect(nextA).toBeInstanceOf(QueueMissingError);
     expect(nextB).toBeInstanceOf(QueueMissingError);
     expect(add).toBeInstanceOf(QueueMissingError);
-    expect(await admin.exists(queueKeys('crawlee', 'polite').meta)).toBe(0);
+    expect(await redis.admin.exists(queueKeys('crawlee', 'polite').meta)).toBe(0);
   });
 });
 
@@ -86,7 +60,7 @@ describe('a new queue', () => {
       const lines = info.mock.calls.map(([line]) => String(line)).filter((line) => /written by 0\.1|migrat/.test(line));
       info.mockRestore();
       expect(lines).toEqual([]);
-      expect(await admin.hget(queueKeys('crawlee', name).meta, 'format')).toBe('2');
+      expect(await redis.admin.hget(queueKeys('crawlee', name).meta, 'format')).toBe('2');
       expect(await client.get()).toMatchObject({ totalRequestCount: 2, pendingRequestCount: 2 });
     });
   }
