@@ -34,12 +34,7 @@ const BY_NAME: Record<ErrorReplyName, ReplyErrorFactory<RedisQueueError>> = {
     const m = /^(.*): (\S+) field "([^"]*)" holds "(.*)"/s.exec(detail.replace(/\s*script: [0-9a-f]+, on @user_script.*$/s, ''));
     return new QueueMetadataCorruptError(m?.[1] ?? detail, m?.[2] ?? '(meta)', m?.[3] ?? '?', m?.[4] ?? '?', { cause });
   },
-  QUEUE_MISSING: (detail, cause) =>
-    new QueueMissingError(
-      `${detail}; the requests it held are lost with it: stop the workers and start the crawl again (or restore Redis). ` +
-        'To survive a Redis restart, run Redis with persistence (appendonly yes)',
-      { cause },
-    ),
+  QUEUE_MISSING: (detail, cause) => new QueueMissingError(`${detail}; ${QueueMissingError.ADVICE}`, { cause }),
 };
 
 const BY_CODE: Record<string, ReplyErrorFactory<RedisQueueError>> = Object.fromEntries(

@@ -42,8 +42,7 @@ export class QueueEpoch {
         ? "the queue's metadata is gone"
         : `the queue was created again since this worker started on it (created at ${new Date(Number(now)).toISOString()}, not ${new Date(Number(this.seen)).toISOString()})`;
     throw new QueueMissingError(
-      `request queue "${this.queueName}": ${what}: the queue was dropped or purged away, or Redis lost its data (a restart without persistence); ` +
-        'the requests it held are lost with it: stop the workers and start the crawl again (or restore Redis). To survive a Redis restart, run Redis with persistence (appendonly yes)',
+      `request queue "${this.queueName}": ${what}: the queue was dropped or purged away, or Redis lost its data (a restart without persistence); ${QueueMissingError.ADVICE}`,
     );
   }
 }

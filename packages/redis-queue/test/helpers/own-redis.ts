@@ -16,7 +16,7 @@ export interface OwnRedis {
    * @param options - storage client options
    * @param clientKey - the lock owner (default 'a')
    */
-  open(name: string, options?: ConstructorParameters<typeof RedisStorageClient>[0], clientKey?: string): Promise<RedisRequestQueueClient>;
+  open(this: void, name: string, options?: ConstructorParameters<typeof RedisStorageClient>[0], clientKey?: string): Promise<RedisRequestQueueClient>;
 }
 
 /** Starts the server in beforeAll and stops it, with every storage client opened through it, in afterAll. */
