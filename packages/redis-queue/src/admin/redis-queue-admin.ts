@@ -29,6 +29,7 @@ import { mergeDeadLetters, mergeFailed, mergeLockExpiries, mergeMemory, sumCount
 import type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 import { checkKnownOptions } from '../options/known-options.js';
 import { metaNumber } from '../core/meta-number.js';
+import { redisTimeMs } from '../core/redis-time-ms.js';
 
 export type { RedisQueueAdminOptions, RedisQueueStats, RedisQueueStorage, DeadLetter, RequeueDeadLettersOptions } from './admin-types.js';
 
@@ -93,7 +94,7 @@ export class RedisQueueAdmin {
   async lockExpiries(): Promise<{ locked: number; firstExpiresInSecs?: number; lastExpiresInSecs?: number }> {
     const parts = await this.shardAdmins.over((p) => p.lockExpiries());
     if (parts) return mergeLockExpiries(parts);
-    const [count, first, last, [secs, micros]] = await this.connection.run(() =>
+    const [count, first, last, time] = await this.connection.run(() =>
       Promise.all([
         this.redis.zcard(this.keys.locks),
         this.redis.zrange(this.keys.locks, '0', '0', 'WITHSCORES'),
@@ -101,7 +102,7 @@ export class RedisQueueAdmin {
         this.redis.time(),
       ]),
     );
-    const nowMs = Number(secs) * 1000 + Math.floor(Number(micros) / 1000);
+    const nowMs = redisTimeMs(time as [string | number, string | number]);
     const inSecs = (pair: string[]) => (pair.length < 2 ? undefined : Math.max(0, (Number(pair[1]) - nowMs) / 1000));
     return { locked: count, firstExpiresInSecs: inSecs(first), lastExpiresInSecs: inSecs(last) };
   }

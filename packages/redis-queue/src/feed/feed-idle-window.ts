@@ -1,4 +1,5 @@
 import type { ConnectionHandle } from '../core/connection.js';
+import { redisTimeMs } from '../core/redis-time-ms.js';
 
 /**
  * scrapy-redis' `MAX_IDLE_TIME_BEFORE_CLOSE` for one worker: how long it has found the queue and its feed empty, on
@@ -27,8 +28,7 @@ export class FeedIdleWindow {
   /** @returns true while this worker has been idle for less than the window (starts the window on the first call) */
   async isOpen(): Promise<boolean> {
     if (this.maxIdleMs === 0) return false;
-    const [secs, micros] = (await this.connection.run(() => this.connection.redis.time())) as [string | number, string | number];
-    const now = Number(secs) * 1000 + Math.floor(Number(micros) / 1000) + this.clockOffsetMs();
+    const now = redisTimeMs((await this.connection.run(() => this.connection.redis.time())) as [string | number, string | number]) + this.clockOffsetMs();
     this.idleSinceMs ??= now;
     return now - this.idleSinceMs < this.maxIdleMs;
   }

@@ -1,5 +1,8 @@
 import type { LockHeadResult } from './lock-when-open.js';
 
+/** The longest window, ms: the look-ahead call comes right after the hand-out. */
+export const MAX_QUIET_MS = 250;
+
 /**
  * The look-ahead answer of a polite queue. Crawlee's RequestQueueV2 calls `listAndLockHead` again as soon as its head
  * is down to one request, before it hands that request to the crawler, so on a queue of few hosts every hand-out is
@@ -11,9 +14,6 @@ import type { LockHeadResult } from './lock-when-open.js';
  * make work available sooner, and this client has work in hand. This client's own add, update or release ends the
  * window.
  */
-/** The longest window, ms: the look-ahead call comes right after the hand-out. */
-export const MAX_QUIET_MS = 250;
-
 export class QuietWindow {
   private until = 0;
   private last: LockHeadResult | undefined;

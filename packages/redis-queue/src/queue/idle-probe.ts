@@ -1,6 +1,7 @@
 import type { LockHeadResult } from '../politeness/lock-when-open.js';
 import type { ConnectionHandle } from '../core/connection.js';
 import type { QueueKeys } from '../core/keys.js';
+import { redisTimeMs } from '../core/redis-time-ms.js';
 
 /** One queue (or shard) an idle probe looks at: its keys and its lock call. */
 export interface ProbeTarget {
@@ -38,8 +39,7 @@ export function idleProbe(connection: ConnectionHandle, targets: readonly ProbeT
         ...targets.map((t) => Promise.all([redis.exists(t.keys.fifo, t.keys.front, t.keys.back), redis.zrange(t.keys.locks, '0', '0', 'WITHSCORES')])),
       ]),
     );
-    const [secs, micros] = time as [string | number, string | number];
-    const now = Number(secs) * 1000 + Math.floor(Number(micros) / 1000) + clockOffsetMs();
+    const now = redisTimeMs(time as [string | number, string | number]) + clockOffsetMs();
     let anyLock = false;
     const due: ProbeTarget[] = [];
     for (let i = 0; i < targets.length; i++) {

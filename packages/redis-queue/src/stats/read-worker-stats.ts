@@ -1,6 +1,7 @@
 import type { RedisConnection } from '../core/connection.js';
 import type { QueueKeys } from '../core/keys.js';
 import { workerStatsKeys } from './worker-stats-keys.js';
+import { redisTimeMs } from '../core/redis-time-ms.js';
 
 /** One worker of a queue, as its last published record says. */
 export interface WorkerInfo {
@@ -58,11 +59,11 @@ const num = (value: string | undefined): number => {
  */
 export async function readWorkers(redis: RedisConnection, keys: Pick<QueueKeys, 'tag'>, retentionMs: number): Promise<WorkerInfo[]> {
   const k = workerStatsKeys(keys);
-  const [[seconds, micros], entries] = await Promise.all([
+  const [time, entries] = await Promise.all([
     redis.time() as Promise<[string | number, string | number]>,
     redis.zrange(k.workers, '0', '-1', 'WITHSCORES'),
   ]);
-  const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  const now = redisTimeMs(time);
   const ids: Array<[string, number]> = [];
   for (let i = 0; i + 1 < entries.length; i += 2) ids.push([entries[i]!, Number(entries[i + 1])]);
   const records = await Promise.all(ids.map(([id]) => redis.hgetall(k.worker(id)).catch(() => null)));
